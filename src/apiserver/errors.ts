@@ -38,7 +38,8 @@ export type CauseReason =
   | 'FieldManagerConflict';
 
 export interface StatusCause {
-  reason?: CauseReason | string;
+  /** A CauseReason, or a rule's own reason string. */
+  reason?: string;
   message: string;
   field?: string;
 }
@@ -144,7 +145,11 @@ export interface FieldError {
 }
 
 export function required(field: string, detail?: string): FieldError {
-  return { reason: 'FieldValueRequired', field, detail: detail ? `Required value: ${detail}` : 'Required value' };
+  return {
+    reason: 'FieldValueRequired',
+    field,
+    detail: detail ? `Required value: ${detail}` : 'Required value',
+  };
 }
 
 export function invalidValue(field: string, value: unknown, detail: string): FieldError {
@@ -169,10 +174,7 @@ export function duplicateValue(field: string, value: unknown): FieldError {
 
 /** Values printed the way Go's field errors print them: strings quoted, the rest as JSON. */
 export function formatValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value === undefined) return 'null';
-  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
-  return String(value);
+  return value === undefined ? 'null' : JSON.stringify(value);
 }
 
 /** 422 Invalid: `<Kind>.<group> "<name>" is invalid: <field>: <detail>` (bracketed when several). */

@@ -1,0 +1,32 @@
+/**
+ * Admission: the extension point through which what composes a plane (schema admission, the
+ * IPAM allocation hook, a test) sees every write before it is stored.
+ *
+ * Guarantees: plugins run in registration order after the server's own defaults and validation;
+ * each may return a changed object or throw an ApiError to refuse the write, in which case
+ * nothing is stored. A plugin runs inside the write: it must not await.
+ */
+import type { KubeObject } from './objects.ts';
+import type { ResourceType } from './resources/resource-type.ts';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionRequest {
+  operation: Operation;
+  type: ResourceType;
+  object: KubeObject;
+  old?: KubeObject;
+  subresource?: string;
+  /** The requesting identity's name; absent for the server's own writes. */
+  user?: string;
+  dryRun: boolean;
+  /** `fieldValidation` of the request: Strict, Warn or Ignore. */
+  fieldValidation: 'Strict' | 'Warn' | 'Ignore';
+  /** Plugins append warnings here; they are returned in `Warning` headers. */
+  warnings: string[];
+}
+
+export interface AdmissionPlugin {
+  name: string;
+  admit(request: AdmissionRequest): KubeObject;
+}

@@ -1,0 +1,78 @@
+/**
+ * Tokens: bearer-token authentication, the only credential the API server accepts
+ * (spec/kube-api.md §1).
+ *
+ * Guarantees: a minted token is 32 random bytes, base64url. The authenticator keeps only each
+ * token's SHA-256 digest, never the token, and neither logs nor returns a token it was given.
+ * `authenticate` reads `Authorization: Bearer <token>` as the Kubernetes API server does (scheme
+ * case-insensitive, surrounding whitespace ignored), finds the credential by digest and confirms it
+ * with a constant-time comparison. Every identity it returns carries the group
+ * `system:authenticated`, and is a copy the caller may change freely.
+ * Caveat: tokens live as long as the process; persisting them is the caller's business, and
+ * `register` takes them back on the next start.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export interface Identity {
+  name: string;
+  groups: string[];
+}
+
+export const AUTHENTICATED_GROUP = 'system:authenticated';
+export const INVALID_TOKEN = 'a bearer token must be non-empty and contain no whitespace';
+
+const TOKEN_BYTES = 32;
+
+interface Credential {
+  digest: Buffer;
+  identity: Identity;
+}
+
+export class TokenAuthenticator {
+  // Keyed by the hex digest, so a lookup never touches the token itself.
+  readonly #credentials = new Map<string, Credential>();
+
+  mint(identity: Identity): string {
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    this.register(token, identity);
+    return token;
+  }
+
+  register(token: string, identity: Identity): void {
+    if (token === '' || /\s/.test(token)) throw new Error(INVALID_TOKEN);
+    const digest = digestOf(token);
+    this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity) });
+  }
+
+  authenticate(authorizationHeader: string | undefined): Identity | undefined {
+    const token = bearerToken(authorizationHeader);
+    if (token === undefined) return undefined;
+    const digest = digestOf(token);
+    const credential = this.#credentials.get(digest.toString('hex'));
+    if (credential === undefined || !timingSafeEqual(credential.digest, digest)) return undefined;
+    return authenticated(credential.identity);
+  }
+
+  /** Forgets a token; answers whether it was known. */
+  revoke(token: string): boolean {
+    return this.#credentials.delete(digestOf(token).toString('hex'));
+  }
+}
+
+/** The token of `Bearer <token>`, read as k8s.io/apiserver's bearertoken authenticator reads it. */
+function bearerToken(header: string | undefined): string | undefined {
+  const parts = header?.trim().split(' ') ?? [];
+  if (parts.length < 2 || parts[0].toLowerCase() !== 'bearer' || parts[1] === '') return undefined;
+  return parts[1];
+}
+
+function digestOf(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+function authenticated(identity: Identity): Identity {
+  const groups = identity.groups.includes(AUTHENTICATED_GROUP)
+    ? [...identity.groups]
+    : [...identity.groups, AUTHENTICATED_GROUP];
+  return { name: identity.name, groups };
+}

@@ -1,0 +1,22 @@
+/**
+ * What every resource handler receives: the plane, the resolved resource type, the target
+ * (namespace, name, subresource) and the request itself.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Plane } from '../plane.ts';
+import type { ResourceType } from '../resources/resource-type.ts';
+
+export interface ResourceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  plane: Plane;
+  type: ResourceType;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  query: URLSearchParams;
+  /** The authenticated identity's name. */
+  user: string;
+  /** Admission warnings collected while serving, sent as `Warning` headers. */
+  warnings: string[];
+}

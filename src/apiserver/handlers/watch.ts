@@ -1,0 +1,132 @@
+/**
+ * WATCH of a collection, exactly as spec/kube-api.md §7 describes.
+ *
+ * Guarantees:
+ * - headers are flushed at once; then one compact JSON event per line;
+ * - `resourceVersion` unset or "0": a synthetic ADDED for every matching object, then every
+ *   later change; `resourceVersion` n: every change after n, in order, none from before; a
+ *   resume point older than the window: an ERROR event (410 Expired), then the stream ends;
+ * - filters apply to events, and an object that stops (starts) matching a selector is reported
+ *   as DELETED (ADDED) to this watcher;
+ * - BOOKMARK events only when asked (`allowWatchBookmarks`), periodically and before a timeout;
+ * - the stream ends cleanly after `timeoutSeconds` (default: a random 30–60 minutes), and the
+ *   subscription is dropped when the response closes (`res.on('close')`, not the request's).
+ */
+import { badRequest, type ApiError } from '../errors.ts';
+import type { KubeObject } from '../objects.ts';
+import { apiVersionOf, presentedForm } from '../resources/resource-type.ts';
+import type { StoredEvent } from '../storage/revision-log.ts';
+import type { ResourceRequest } from './context.ts';
+import { requestFilter } from './filter.ts';
+import { tableOf, wantsTable } from './render.ts';
+
+export interface WatchSettings {
+  bookmarkIntervalMs: number;
+  /** Default watch duration bounds when the client gives no timeoutSeconds. */
+  defaultTimeoutMs: [number, number];
+  /** A watcher whose unread output exceeds this is disconnected (it will resume). */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_WATCH_SETTINGS: WatchSettings = {
+  bookmarkIntervalMs: 60_000,
+  defaultTimeoutMs: [30 * 60_000, 60 * 60_000],
+  maxBufferedBytes: 64 * 1024 * 1024,
+};
+
+type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+function parseStart(value: string | null): number | undefined {
+  if (value === null || value === '' || value === '0') return undefined;
+  if (!/^\d+$/.test(value)) throw badRequest(`invalid resource version: ${value}`);
+  return Number(value);
+}
+
+function timeoutMs(r: ResourceRequest, settings: WatchSettings): number {
+  const seconds = r.query.get('timeoutSeconds');
+  if (seconds !== null) {
+    if (!/^\d+$/.test(seconds)) throw badRequest(`invalid timeoutSeconds: ${seconds}`);
+    return Number(seconds) * 1000;
+  }
+  const [low, high] = settings.defaultTimeoutMs;
+  return low + Math.random() * (high - low);
+}
+
+/** How an event looks to a watcher with a filter: selector transitions become ADDED/DELETED. */
+function visibleType(event: StoredEvent, matches: (o: KubeObject) => boolean): WatchEventType | undefined {
+  const now = event.type !== 'DELETED' && matches(event.object);
+  const before = event.previous !== undefined && matches(event.previous);
+  if (event.type === 'DELETED') return before ? 'DELETED' : undefined;
+  if (now) return before ? 'MODIFIED' : 'ADDED';
+  return before ? 'DELETED' : undefined;
+}
+
+export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAULT_WATCH_SETTINGS): void {
+  const start = parseStart(r.query.get('resourceVersion'));
+  const filter = requestFilter(r.type, r.namespace, r.query);
+  const duration = timeoutMs(r, settings);
+  const bookmarks = r.query.get('allowWatchBookmarks') === 'true';
+  const table = wantsTable(r);
+  const { res, plane, type } = r;
+
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache',
+  });
+  res.flushHeaders();
+
+  let columnsSent = false;
+  let closed = false;
+  const send = (eventType: string, object: unknown): void => {
+    if (closed) return;
+    res.write(`${JSON.stringify({ type: eventType, object })}\n`);
+    if (res.writableLength > settings.maxBufferedBytes) res.destroy();
+  };
+  const sendObject = (eventType: WatchEventType, stored: KubeObject): void => {
+    const object = presentedForm(type, stored);
+    if (!table) return send(eventType, object);
+    send(
+      eventType,
+      tableOf(r, [object], object.metadata.resourceVersion ?? '', { omitColumnDefinitions: columnsSent }),
+    );
+    columnsSent = true;
+  };
+  const listener = (event: StoredEvent): void => {
+    const visible = visibleType(event, filter);
+    if (visible) sendObject(visible, event.object);
+  };
+
+  let unsubscribe: () => void = () => undefined;
+  try {
+    if (start === undefined) {
+      for (const stored of plane.log.list(type.storage, r.namespace))
+        if (filter(stored)) sendObject('ADDED', stored);
+      unsubscribe = plane.log.watch(type.storage, plane.log.revision, listener);
+    } else {
+      unsubscribe = plane.log.watch(type.storage, start, listener);
+    }
+  } catch (err) {
+    send('ERROR', (err as ApiError).toStatus());
+    res.end();
+    return;
+  }
+
+  const bookmark = (): void =>
+    send('BOOKMARK', {
+      kind: type.kind,
+      apiVersion: apiVersionOf(type),
+      metadata: { resourceVersion: String(plane.log.revision) },
+    });
+  const bookmarkTimer = bookmarks ? setInterval(bookmark, settings.bookmarkIntervalMs) : undefined;
+  const endTimer = setTimeout(() => {
+    if (bookmarks) bookmark();
+    res.end();
+  }, duration);
+  res.on('close', () => {
+    closed = true;
+    unsubscribe();
+    clearTimeout(endTimer);
+    if (bookmarkTimer) clearInterval(bookmarkTimer);
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * Reading request bodies and writing responses on the wire.
+ *
+ * Guarantees: a body over 3 MiB is refused with 413 before it is parsed; JSON is written
+ * compact with `Content-Type: application/json`; every error leaves as a v1 Status carrying its
+ * HTTP code; admission warnings leave as `Warning: 299 - "<text>"` headers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { isProtobuf, decodeProtobufObject } from '../encoding/protobuf.ts';
+import { asApiError, badRequest, entityTooLarge, type ApiError } from '../errors.ts';
+import { isPlainObject } from '../objects.ts';
+
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    req.resume();
+    throw entityTooLarge(MAX_BODY_BYTES);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      req.resume();
+      throw entityTooLarge(MAX_BODY_BYTES);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** Decodes a JSON, YAML (apply) or protobuf body into a JSON value. */
+export function decodeBody(body: Buffer, contentType: string | undefined): unknown {
+  if (isProtobuf(contentType)) return decodeProtobufObject(body);
+  const text = body.toString('utf8');
+  if (
+    mediaType(contentType) === 'application/apply-patch+yaml' ||
+    mediaType(contentType) === 'application/yaml'
+  ) {
+    try {
+      return parseYaml(text);
+    } catch (err) {
+      throw badRequest(`error decoding YAML: ${(err as Error).message}`);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
+  }
+}
+
+export function decodeObjectBody(body: Buffer, contentType: string | undefined): Record<string, unknown> {
+  if (body.length === 0) throw badRequest('the request body is empty: an object is required');
+  const value = decodeBody(body, contentType);
+  if (!isPlainObject(value)) throw badRequest('the request body must be a JSON object');
+  return value;
+}
+
+export function writeJson(
+  res: ServerResponse,
+  code: number,
+  value: unknown,
+  headers: Record<string, string | string[]> = {},
+): void {
+  const payload = JSON.stringify(value);
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(payload),
+    ...headers,
+  });
+  res.end(payload);
+}
+
+export function writeError(res: ServerResponse, err: unknown): ApiError {
+  const error = asApiError(err);
+  if (res.headersSent) {
+    res.destroy();
+    return error;
+  }
+  writeJson(res, error.code, error.toStatus());
+  return error;
+}
+
+export function warningHeaders(warnings: string[]): Record<string, string[]> {
+  if (warnings.length === 0) return {};
+  return { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) };
+}

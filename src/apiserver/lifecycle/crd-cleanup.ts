@@ -1,0 +1,99 @@
+/**
+ * CRD deletion, as the apiextensions server does it: a CRD carries the finalizer
+ * `customresourcecleanup.apiextensions.k8s.io`; when it is deleted, every object of its kind is
+ * deleted (their own finalizers honoured, the kind still served so controllers can clear them),
+ * and once none remain the finalizer is dropped and the CRD — and its kind — go.
+ *
+ * Guarantees: the CRD carries `Terminating=True (InstanceDeletionInProgress)` meanwhile. Work
+ * runs in a microtask after the triggering write.
+ */
+import { nowRfc3339, type KubeObject } from '../objects.ts';
+import type { Plane } from '../plane.ts';
+import { CRD_STORAGE } from '../resources/catalog.ts';
+import { objectKey, presentedForm } from '../resources/resource-type.ts';
+import { CRD_CLEANUP_FINALIZER, type CrdSpec } from '../resources/crd.ts';
+import type { StoredEvent } from '../storage/revision-log.ts';
+import { deleteObject } from '../writes.ts';
+
+export class CrdCleanup {
+  private readonly pending = new Set<string>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly plane: Plane) {
+    this.unsubscribe = plane.log.subscribeAll((event) => this.observe(event));
+    for (const crd of plane.log.list(CRD_STORAGE)) {
+      if (crd.metadata.deletionTimestamp) this.schedule(crd.metadata.name!);
+    }
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private observe(event: StoredEvent): void {
+    if (event.resource === CRD_STORAGE) {
+      if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp)
+        this.schedule(event.object.metadata.name!);
+      return;
+    }
+    if (event.type !== 'DELETED') return;
+    for (const crd of this.plane.log.list(CRD_STORAGE)) {
+      const spec = crd.spec as CrdSpec;
+      if (crd.metadata.deletionTimestamp && `${spec.group}/${spec.names.plural}` === event.resource) {
+        this.schedule(crd.metadata.name!);
+      }
+    }
+  }
+
+  private schedule(name: string): void {
+    if (this.pending.has(name)) return;
+    this.pending.add(name);
+    queueMicrotask(() => {
+      this.pending.delete(name);
+      this.sweep(name);
+    });
+  }
+
+  private sweep(name: string): void {
+    const key = objectKey(undefined, name);
+    const crd = this.plane.log.get(CRD_STORAGE, key);
+    if (!crd?.metadata.deletionTimestamp) return;
+    const spec = crd.spec as CrdSpec;
+    const storage = `${spec.group}/${spec.names.plural}`;
+    const type = this.plane.catalog.typesOfStorage(storage)[0];
+    if (type) {
+      for (const stored of this.plane.log.list(storage)) {
+        if (!stored.metadata.deletionTimestamp) deleteObject(this.plane, type, presentedForm(type, stored));
+      }
+    }
+    if (this.plane.log.count(storage) > 0) {
+      this.markTerminating(crd);
+      return;
+    }
+    const finalizers = (crd.metadata.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER);
+    if (finalizers.length > 0) {
+      this.plane.log.put(CRD_STORAGE, key, { ...crd, metadata: { ...crd.metadata, finalizers } });
+    } else {
+      this.plane.log.remove(CRD_STORAGE, key);
+    }
+  }
+
+  private markTerminating(crd: KubeObject): void {
+    const status = (crd.status ?? {}) as { conditions?: { type: string }[] };
+    if (status.conditions?.some((c) => c.type === 'Terminating')) return;
+    const conditions = [
+      ...(status.conditions ?? []),
+      {
+        type: 'Terminating',
+        status: 'True',
+        lastTransitionTime: nowRfc3339(this.plane.now()),
+        reason: 'InstanceDeletionInProgress',
+        message: 'CustomResource deletion is in progress',
+      },
+    ];
+    this.plane.log.put(CRD_STORAGE, objectKey(undefined, crd.metadata.name!), {
+      ...crd,
+      status: { ...status, conditions },
+    });
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The shape of a stored Kubernetes object, and the small, generic operations the server applies
+ * to every kind: cloning, structural equality, and the omitempty rules of the wire encoding.
+ *
+ * Guarantees: helpers never mutate their inputs. Stored objects are treated as immutable; every
+ * write builds a new object.
+ */
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  managedFields?: unknown[];
+  [field: string]: unknown;
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a).filter((k) => a[k] !== undefined);
+    const otherKeys = Object.keys(b).filter((k) => b[k] !== undefined);
+    return keys.length === otherKeys.length && keys.every((k) => deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** Everything but `metadata` (and `status` when it is a subresource): what generation counts. */
+export function specOf(object: KubeObject, statusIsSubresource: boolean): Record<string, unknown> {
+  const { metadata: _metadata, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
+  if (statusIsSubresource) delete rest.status;
+  return rest;
+}
+
+/** Go's omitempty for the metadata fields clients compare: no empty lists or maps on the wire. */
+export function compactMetadata(metadata: ObjectMeta): ObjectMeta {
+  const out: ObjectMeta = { ...metadata };
+  for (const field of ['finalizers', 'ownerReferences', 'managedFields'] as const) {
+    if (Array.isArray(out[field]) && out[field].length === 0) delete out[field];
+  }
+  for (const field of ['labels', 'annotations'] as const) {
+    if (isPlainObject(out[field]) && Object.keys(out[field]).length === 0) delete out[field];
+  }
+  for (const field of ['generateName', 'namespace'] as const) {
+    if (out[field] === '') delete out[field];
+  }
+  return out;
+}
+
+export function nowRfc3339(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { applyMergePatch, createMergePatch } from './merge-patch.ts';
+
+const configMap = () => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'settings', labels: { app: 'shop', tier: 'web' }, finalizers: ['a', 'b'] },
+  data: { mode: 'fast', level: '3' },
+});
+
+describe('merge patch', () => {
+  it('merges maps recursively and keeps the fields the patch does not name', () => {
+    const result = applyMergePatch(configMap(), {
+      metadata: { labels: { env: 'prod' } },
+      data: { level: '4' },
+    });
+    assert.deepEqual(result, {
+      ...configMap(),
+      metadata: {
+        name: 'settings',
+        labels: { app: 'shop', tier: 'web', env: 'prod' },
+        finalizers: ['a', 'b'],
+      },
+      data: { mode: 'fast', level: '4' },
+    });
+  });
+
+  it('null deletes a field, and a null for a missing field changes nothing', () => {
+    const result = applyMergePatch(configMap(), {
+      metadata: { labels: { tier: null, gone: null } },
+      data: null,
+    });
+    assert.deepEqual(result, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings', labels: { app: 'shop' }, finalizers: ['a', 'b'] },
+    });
+  });
+
+  it('an array replaces the target array whole', () => {
+    const result = applyMergePatch(configMap(), { metadata: { finalizers: ['c'] } });
+    assert.deepEqual((result as ReturnType<typeof configMap>).metadata.finalizers, ['c']);
+  });
+
+  it('a map patch over a scalar builds the map, dropping its nulls', () => {
+    assert.deepEqual(applyMergePatch({ spec: 'flat' }, { spec: { a: 1, b: null } }), { spec: { a: 1 } });
+  });
+
+  it('a patch that is not an object replaces the whole target', () => {
+    assert.deepEqual(applyMergePatch(configMap(), ['x']), ['x']);
+    assert.equal(applyMergePatch(configMap(), null), null);
+  });
+
+  it('never mutates the target or the patch, and shares no values with them', () => {
+    const target = configMap();
+    const patch = { data: { extra: { nested: [1] } } };
+    const result = applyMergePatch(target, patch) as { data: { extra: { nested: number[] } } };
+    result.data.extra.nested.push(2);
+    assert.deepEqual(target, configMap());
+    assert.deepEqual(patch, { data: { extra: { nested: [1] } } });
+  });
+
+  describe('createMergePatch', () => {
+    it('names changed and added fields, nulls removed ones, and leaves unchanged ones out', () => {
+      const modified = {
+        ...configMap(),
+        metadata: { name: 'settings', labels: { app: 'shop', env: 'prod' }, finalizers: ['a'] },
+        data: { mode: 'fast', level: '3' },
+      };
+      assert.deepEqual(createMergePatch(configMap(), modified), {
+        metadata: { labels: { tier: null, env: 'prod' }, finalizers: ['a'] },
+      });
+    });
+
+    it('two equal objects give an empty patch', () => {
+      assert.deepEqual(createMergePatch(configMap(), configMap()), {});
+    });
+
+    it('round-trips: applying the patch to the original gives the modified object', () => {
+      const original = configMap();
+      const modified = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'settings', annotations: { note: 'x' }, finalizers: [] },
+        data: { mode: { nested: true }, added: ['l', 'm'] },
+        binaryData: { blob: 'AAAA' },
+      };
+      assert.deepEqual(applyMergePatch(original, createMergePatch(original, modified)), modified);
+      assert.deepEqual(applyMergePatch(modified, createMergePatch(modified, original)), original);
+    });
+  });
+});

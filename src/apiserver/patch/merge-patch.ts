@@ -1,0 +1,44 @@
+/**
+ * JSON merge patch (RFC 7386, `application/merge-patch+json`), and the two-way diff that makes one.
+ *
+ * Guarantees: a patch object merges into the target field by field (a target that is not an
+ * object counts as `{}`), a `null` field deletes, and any other value — arrays included — replaces
+ * the target's value whole; a patch that is not an object replaces the whole target. Inputs are
+ * never mutated and results share no values with them.
+ * Caveat: a merge patch cannot set a field to `null` (RFC 7386 §2), so
+ * `applyMergePatch(a, createMergePatch(a, b))` equals `b` for every `b` that holds no null.
+ */
+import { clone, deepEqual, isPlainObject } from '../objects.ts';
+import { fieldOf, setField, type JsonObject } from './json-object.ts';
+
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  return mergeInto(clone(target), patch);
+}
+
+/** RFC 7386 §2 `MergePatch`, updating `target` in place: callers pass a value they own. */
+function mergeInto(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return clone(patch);
+  const merged: JsonObject = isPlainObject(target) ? target : {};
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete merged[name];
+    else setField(merged, name, mergeInto(fieldOf(merged, name), value));
+  }
+  return merged;
+}
+
+/** The smallest merge patch that turns `original` into `modified`; `{}` when they are equal objects. */
+export function createMergePatch(original: unknown, modified: unknown): unknown {
+  if (!isPlainObject(original) || !isPlainObject(modified)) return clone(modified);
+  const patch: JsonObject = {};
+  for (const name of Object.keys(original)) {
+    if (!Object.hasOwn(modified, name)) setField(patch, name, null);
+  }
+  for (const [name, value] of Object.entries(modified)) {
+    const before = fieldOf(original, name);
+    if (before !== undefined && deepEqual(before, value)) continue;
+    const change =
+      isPlainObject(before) && isPlainObject(value) ? createMergePatch(before, value) : clone(value);
+    setField(patch, name, change);
+  }
+  return patch;
+}

@@ -1,0 +1,79 @@
+/**
+ * A plane: one isolated Kubernetes API — its own revision log, its own catalog of served kinds,
+ * its own admission chain — reachable under one base path of the shared listener.
+ *
+ * Guarantees: planes share nothing but the listener; the same name in two planes is two objects
+ * with independent revisions. A new plane already holds the namespaces `default` and
+ * `kube-system`, as kubectl expects.
+ */
+import type { AdmissionPlugin } from './admission.ts';
+import { nowRfc3339, type KubeObject } from './objects.ts';
+import { Catalog } from './resources/catalog.ts';
+import { builtinTypes } from './resources/builtins.ts';
+import { objectKey, storedForm } from './resources/resource-type.ts';
+import { RevisionLog, type LogBackend } from './storage/revision-log.ts';
+import { CrdCleanup } from './lifecycle/crd-cleanup.ts';
+import { NamespaceTermination } from './lifecycle/namespace-termination.ts';
+import { randomUUID } from 'node:crypto';
+
+export interface PlaneOptions {
+  historyLimit?: number;
+  backend?: LogBackend;
+  now?: () => Date;
+}
+
+export const INITIAL_NAMESPACES = ['default', 'kube-system'];
+
+export class Plane {
+  readonly log: RevisionLog;
+  readonly catalog: Catalog;
+  readonly admission: AdmissionPlugin[] = [];
+  readonly now: () => Date;
+  private readonly namespaceTermination: NamespaceTermination;
+  private readonly crdCleanup: CrdCleanup;
+
+  constructor(
+    readonly name: string,
+    /** The path under which the plane is served: '' for the root plane, else e.g. `/planes/hub`. */
+    readonly basePath: string,
+    options: PlaneOptions = {},
+  ) {
+    this.log = new RevisionLog(options.historyLimit, options.backend);
+    this.catalog = new Catalog(this.log);
+    this.now = options.now ?? (() => new Date());
+    for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);
+    this.namespaceTermination = new NamespaceTermination(this);
+    this.crdCleanup = new CrdCleanup(this);
+  }
+
+  /** Starts deleting a namespace (Terminating); it goes once its content is gone. */
+  terminateNamespace(namespace: KubeObject): KubeObject {
+    return this.namespaceTermination.terminate(namespace);
+  }
+
+  addAdmission(plugin: AdmissionPlugin): void {
+    this.admission.push(plugin);
+  }
+
+  namespace(name: string): KubeObject | undefined {
+    return this.log.get('/namespaces', objectKey(undefined, name));
+  }
+
+  close(): void {
+    this.namespaceTermination.close();
+    this.crdCleanup.close();
+    this.catalog.close();
+    this.log.close();
+  }
+
+  private ensureNamespace(name: string): void {
+    if (this.namespace(name)) return;
+    const type = builtinTypes.find((t) => t.kind === 'Namespace')!;
+    const object = type.prepareForCreate!({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, uid: randomUUID(), creationTimestamp: nowRfc3339(this.now()) },
+    });
+    this.log.put(type.storage, objectKey(undefined, name), storedForm(type, object));
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * The built-in kinds every plane serves: core Namespace, ConfigMap, Secret and Event,
+ * events.k8s.io Event, coordination.k8s.io Lease, the RBAC kinds, and
+ * apiextensions.k8s.io CustomResourceDefinition (whose rules live in crd.ts).
+ *
+ * Guarantees: Namespaces get the `kubernetes.io/metadata.name` label, the `kubernetes`
+ * finalizer and phase Active on create, and carry no generation; a Secret's `stringData` is
+ * merged into `data` on write and never returned; the kinds kubectl compiles in accept
+ * strategic merge patch, the others do not.
+ */
+import { Buffer } from 'node:buffer';
+import type { KubeObject } from '../objects.ts';
+import { objectMetaStrategy } from '../patch/strategic-merge-patch.ts';
+import { builtinColumns, defaultColumns } from '../table/table.ts';
+import { customResourceDefinitionType } from './crd.ts';
+import { coreToEvents, eventsToCore } from './event-conversion.ts';
+import { STATUS_SUBRESOURCE, type ResourceType } from './resource-type.ts';
+
+const openObject = (description: string, properties: Record<string, unknown> = {}) => ({
+  type: 'object',
+  description,
+  properties,
+  'x-kubernetes-preserve-unknown-fields': true,
+});
+
+const stringMap = (description: string) => ({
+  type: 'object',
+  description,
+  additionalProperties: { type: 'string' },
+});
+
+function builtin(
+  fields: Pick<ResourceType, 'group' | 'version' | 'kind' | 'plural' | 'namespaced' | 'schema'> &
+    Partial<ResourceType>,
+): ResourceType {
+  return {
+    singular: fields.kind.toLowerCase(),
+    listKind: `${fields.kind}List`,
+    shortNames: [],
+    categories: [],
+    storage: `${fields.group}/${fields.plural}`,
+    subresources: [],
+    statusSubresource: false,
+    hasGeneration: true,
+    requireResourceVersionOnUpdate: false,
+    nameRule: 'subdomain',
+    columns: builtinColumns[fields.kind] ?? defaultColumns,
+    ...fields,
+  };
+}
+
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+const namespaces = builtin({
+  group: '',
+  version: 'v1',
+  kind: 'Namespace',
+  plural: 'namespaces',
+  namespaced: false,
+  shortNames: ['ns'],
+  subresources: [STATUS_SUBRESOURCE, { name: 'finalize', verbs: ['update'] }],
+  statusSubresource: true,
+  hasGeneration: false,
+  nameRule: 'label',
+  strategicMerge: objectMetaStrategy,
+  schema: openObject('Namespace provides a scope for Names.', {
+    spec: { type: 'object', properties: { finalizers: { type: 'array', items: { type: 'string' } } } },
+    status: { type: 'object', properties: { phase: { type: 'string' } } },
+  }),
+  selectableFields: { 'status.phase': (o) => String((o.status as any)?.phase ?? '') },
+  prepareForCreate(object) {
+    const name = object.metadata.name!;
+    const spec = (object.spec as any) ?? {};
+    return {
+      ...object,
+      metadata: { ...object.metadata, labels: { ...object.metadata.labels, [NAMESPACE_NAME_LABEL]: name } },
+      spec: { ...spec, finalizers: spec.finalizers ?? ['kubernetes'] },
+      status: { phase: 'Active' },
+    };
+  },
+  prepareForUpdate(object, old) {
+    return {
+      ...object,
+      metadata: {
+        ...object.metadata,
+        labels: { ...object.metadata.labels, [NAMESPACE_NAME_LABEL]: old.metadata.name! },
+      },
+    };
+  },
+});
+
+const configMaps = builtin({
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  plural: 'configmaps',
+  namespaced: true,
+  shortNames: ['cm'],
+  strategicMerge: objectMetaStrategy,
+  schema: openObject('ConfigMap holds configuration data for pods to consume.', {
+    data: stringMap('Data contains the configuration data.'),
+    binaryData: stringMap('BinaryData contains the binary data, base64 encoded.'),
+    immutable: { type: 'boolean' },
+  }),
+});
+
+const secrets = builtin({
+  group: '',
+  version: 'v1',
+  kind: 'Secret',
+  plural: 'secrets',
+  namespaced: true,
+  strategicMerge: objectMetaStrategy,
+  schema: openObject('Secret holds secret data of a certain type.', {
+    data: stringMap('Data contains the secret data, base64 encoded.'),
+    stringData: stringMap('stringData allows specifying non-binary secret data in string form. Write only.'),
+    type: { type: 'string' },
+    immutable: { type: 'boolean' },
+  }),
+  toStorage: mergeStringData,
+});
+
+/** `stringData` is write-only: merged into `data` (base64) and dropped; `type` defaults to Opaque. */
+function mergeStringData(object: KubeObject): KubeObject {
+  const { stringData, ...rest } = object as KubeObject & { stringData?: Record<string, string> };
+  const data = { ...(rest.data as Record<string, string> | undefined) };
+  for (const [key, value] of Object.entries(stringData ?? {})) {
+    data[key] = Buffer.from(value, 'utf8').toString('base64');
+  }
+  const out: KubeObject = { ...rest, type: rest.type ?? 'Opaque' };
+  if (Object.keys(data).length > 0) out.data = data;
+  return out;
+}
+
+const eventSchema = openObject('Event is a report of an event somewhere in the cluster.');
+
+const coreEvents = builtin({
+  group: '',
+  version: 'v1',
+  kind: 'Event',
+  plural: 'events',
+  namespaced: true,
+  shortNames: ['ev'],
+  strategicMerge: objectMetaStrategy,
+  schema: eventSchema,
+});
+
+const events = builtin({
+  group: 'events.k8s.io',
+  version: 'v1',
+  kind: 'Event',
+  plural: 'events',
+  namespaced: true,
+  shortNames: ['ev'],
+  storage: coreEvents.storage,
+  schema: eventSchema,
+  toStorage: eventsToCore,
+  fromStorage: coreToEvents,
+});
+
+const leases = builtin({
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  kind: 'Lease',
+  plural: 'leases',
+  namespaced: true,
+  schema: openObject('Lease defines a lease concept.', {
+    spec: {
+      type: 'object',
+      properties: {
+        holderIdentity: { type: 'string' },
+        leaseDurationSeconds: { type: 'integer' },
+        acquireTime: { type: 'string', format: 'date-time' },
+        renewTime: { type: 'string', format: 'date-time' },
+        leaseTransitions: { type: 'integer' },
+      },
+    },
+  }),
+});
+
+const policyRules = {
+  type: 'array',
+  items: openObject('PolicyRule holds information that describes a policy rule.'),
+};
+
+function rbac(
+  kind: string,
+  plural: string,
+  namespaced: boolean,
+  properties: Record<string, unknown>,
+): ResourceType {
+  return builtin({
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    kind,
+    plural,
+    namespaced,
+    nameRule: 'path-segment',
+    strategicMerge: objectMetaStrategy,
+    schema: openObject(`${kind} is part of RBAC.`, properties),
+  });
+}
+
+const subjects = { type: 'array', items: openObject('Subject names a user, group or service account.') };
+const roleRef = openObject('RoleRef contains information that points to the role being used.');
+
+export const builtinTypes: readonly ResourceType[] = [
+  namespaces,
+  configMaps,
+  secrets,
+  coreEvents,
+  events,
+  leases,
+  rbac('Role', 'roles', true, { rules: policyRules }),
+  rbac('ClusterRole', 'clusterroles', false, { rules: policyRules }),
+  rbac('RoleBinding', 'rolebindings', true, { subjects, roleRef }),
+  rbac('ClusterRoleBinding', 'clusterrolebindings', false, { subjects, roleRef }),
+  customResourceDefinitionType(builtin),
+];

@@ -1,0 +1,349 @@
+/**
+ * The embedded API server: one HTTPS listener serving many planes, each a Kubernetes API of its
+ * own, so that kubectl and @kubernetes/client-node work against every plane unchanged.
+ *
+ * Guarantees:
+ * - the root plane answers at `/`; a project plane at
+ *   `/apis/resourcemanager.miloapis.com/v1alpha1/projects/<project>/control-plane`; any other
+ *   plane at `/planes/<name>`. The control-plane prefix is matched before the root plane's
+ *   `/apis/<group>/<version>` paths. Planes are added and removed while serving;
+ * - every request but the health probes carries a bearer token of a known identity (else 401);
+ * - every failure is answered with a v1 Status; nothing is written for a refused request;
+ * - `stop()` ends open watches and closes the listener.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { loadOrCreateCertificates, type ServingCertificates } from './auth/certificates.ts';
+import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
+import { TokenAuthenticator, type Identity } from './auth/tokens.ts';
+import { methodNotAllowed, pathNotFound, unauthorized } from './errors.ts';
+import type { ResourceRequest } from './handlers/context.ts';
+import { handleCreate } from './handlers/create.ts';
+import { handleDelete } from './handlers/delete.ts';
+import { handleDeleteCollection } from './handlers/delete-collection.ts';
+import { apiGroup, groupList, legacyVersions, resourceList, SERVER_VERSION } from './handlers/discovery.ts';
+import { handleGet } from './handlers/get.ts';
+import { handleList } from './handlers/list.ts';
+import { OPENAPI_V2_CONTENT_TYPE, OpenApiCache } from './handlers/openapi.ts';
+import { handlePatch } from './handlers/patch.ts';
+import { handleUpdate } from './handlers/update.ts';
+import { DEFAULT_WATCH_SETTINGS, handleWatch, type WatchSettings } from './handlers/watch.ts';
+import { writeError, writeJson } from './http/io.ts';
+import { MethodNotAllowed, parseRequest, type RequestTarget } from './http/request-info.ts';
+import { Plane, type PlaneOptions } from './plane.ts';
+
+export const PROJECT_PLANE_PREFIX = '/apis/resourcemanager.miloapis.com/v1alpha1/projects/';
+export const ROOT_PLANE = 'root';
+export const ADMIN_IDENTITY: Identity = { name: 'netpresence-admin', groups: ['system:masters'] };
+
+export function projectPlanePath(project: string): string {
+  return `${PROJECT_PLANE_PREFIX}${project}/control-plane`;
+}
+
+export function namedPlanePath(name: string): string {
+  return `/planes/${name}`;
+}
+
+export interface ApiServerOptions {
+  host?: string;
+  port?: number;
+  /** Keeps the CA, the admin token (and, with the durability issue, the planes) across restarts. */
+  dataDir?: string;
+  log?: Logger;
+  watch?: Partial<WatchSettings>;
+  plane?: PlaneOptions;
+}
+
+interface PlaneEntry {
+  plane: Plane;
+  openapi: OpenApiCache;
+}
+
+export class ApiServer {
+  readonly authenticator = new TokenAuthenticator();
+  readonly log: Logger;
+  private readonly planes = new Map<string, PlaneEntry>();
+  private readonly byPath = new Map<string, PlaneEntry>();
+  private readonly sockets = new Set<Socket>();
+  private readonly watchSettings: WatchSettings;
+  private server?: Server;
+  private adminTokenValue = '';
+
+  private constructor(
+    readonly certificates: ServingCertificates,
+    private readonly options: ApiServerOptions,
+  ) {
+    this.log = options.log ?? pino({ level: process.env.LOG_LEVEL ?? 'warn' });
+    this.watchSettings = { ...DEFAULT_WATCH_SETTINGS, ...options.watch };
+    this.addPlane(ROOT_PLANE, '');
+  }
+
+  static async start(options: ApiServerOptions = {}): Promise<ApiServer> {
+    const certificates = await loadOrCreateCertificates(options.dataDir);
+    const server = new ApiServer(certificates, options);
+    await server.loadAdminToken();
+    await server.listen();
+    return server;
+  }
+
+  get port(): number {
+    return (this.server!.address() as AddressInfo).port;
+  }
+
+  get host(): string {
+    return this.options.host ?? '127.0.0.1';
+  }
+
+  /** The admin identity's token (kept in the data directory when there is one). */
+  get adminToken(): string {
+    return this.adminTokenValue;
+  }
+
+  /** `https://<host>:<port><basePath>` of a plane. */
+  url(planeName: string): string {
+    const entry = this.planes.get(planeName);
+    if (!entry) throw new Error(`no plane named ${planeName}`);
+    const host = this.host.includes(':') ? `[${this.host}]` : this.host;
+    return `https://${host}:${this.port}${entry.plane.basePath}`;
+  }
+
+  plane(name: string): Plane | undefined {
+    return this.planes.get(name)?.plane;
+  }
+
+  planeNames(): string[] {
+    return [...this.planes.keys()];
+  }
+
+  /** Adds a plane at `basePath` (default `/planes/<name>`); an existing one is returned as is. */
+  addPlane(name: string, basePath = namedPlanePath(name)): Plane {
+    const existing = this.planes.get(name);
+    if (existing) return existing.plane;
+    if (this.byPath.has(basePath)) throw new Error(`a plane is already served at ${basePath}`);
+    const plane = new Plane(name, basePath, this.options.plane);
+    const entry = { plane, openapi: new OpenApiCache(plane.catalog) };
+    this.planes.set(name, entry);
+    this.byPath.set(basePath, entry);
+    return plane;
+  }
+
+  addProjectPlane(project: string): Plane {
+    return this.addPlane(`project-${project}`, projectPlanePath(project));
+  }
+
+  removePlane(name: string): void {
+    const entry = this.planes.get(name);
+    if (!entry || name === ROOT_PLANE) return;
+    this.planes.delete(name);
+    this.byPath.delete(entry.plane.basePath);
+    entry.plane.close();
+  }
+
+  /** A kubeconfig with one context per plane (the root plane's is `root`), all as `identityToken`. */
+  kubeconfig(identityToken = this.adminToken, planeNames = this.planeNames()): string {
+    const contexts: KubeconfigContext[] = planeNames.map((name) => ({
+      name,
+      server: this.url(name),
+      token: identityToken,
+    }));
+    return renderKubeconfig(
+      this.certificates.caCertPem,
+      contexts,
+      planeNames.includes(ROOT_PLANE) ? ROOT_PLANE : planeNames[0],
+    );
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+    for (const { plane } of this.planes.values()) plane.close();
+  }
+
+  private async loadAdminToken(): Promise<void> {
+    const dir = this.options.dataDir;
+    if (dir) {
+      const file = join(dir, 'admin.token');
+      const stored = await readFile(file, 'utf8').catch(() => undefined);
+      if (stored?.trim()) {
+        this.adminTokenValue = stored.trim();
+        this.authenticator.register(this.adminTokenValue, ADMIN_IDENTITY);
+        return;
+      }
+      this.adminTokenValue = this.authenticator.mint(ADMIN_IDENTITY);
+      await mkdir(dir, { recursive: true });
+      await writeFile(file, `${this.adminTokenValue}\n`, { mode: 0o600 });
+      return;
+    }
+    this.adminTokenValue = this.authenticator.mint(ADMIN_IDENTITY);
+  }
+
+  private async listen(): Promise<void> {
+    const server = createServer(
+      { key: this.certificates.keyPem, cert: this.certificates.certPem },
+      (req, res) => void this.handle(req, res),
+    );
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    server.keepAliveTimeout = 30_000;
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port ?? 0, this.host, () => resolve());
+    });
+  }
+
+  private resolvePlane(path: string): { entry: PlaneEntry; rest: string } | undefined {
+    let base = '';
+    if (path.startsWith(PROJECT_PLANE_PREFIX)) {
+      const match =
+        /^(\/apis\/resourcemanager\.miloapis\.com\/v1alpha1\/projects\/[^/]+\/control-plane)(\/.*)?$/.exec(
+          path,
+        );
+      if (match) base = match[1];
+    } else if (path.startsWith('/planes/')) {
+      base = path.split('/').slice(0, 3).join('/');
+    }
+    const entry = this.byPath.get(base);
+    if (!entry) return undefined;
+    return { entry, rest: path.slice(base.length) || '/' };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    const resolved = this.resolvePlane(url.pathname);
+    let target: RequestTarget | undefined;
+    try {
+      if (!resolved) throw pathNotFound();
+      target = parseRequest(req.method ?? 'GET', resolved.rest, url.searchParams);
+      const identity = this.authenticator.authenticate(req.headers.authorization);
+      if (!identity && target.kind !== 'health') throw unauthorized();
+      await this.serve(
+        resolved.entry,
+        target,
+        req,
+        res,
+        url.searchParams,
+        identity?.name ?? 'system:anonymous',
+      );
+    } catch (err) {
+      const error = writeError(res, err instanceof MethodNotAllowed ? methodNotAllowed() : err);
+      if (error.code >= 500) this.log.error({ err, path: url.pathname }, 'request failed');
+    } finally {
+      if (target?.kind !== 'resource' || target.verb !== 'watch') {
+        this.log.debug(
+          {
+            plane: resolved?.entry.plane.name,
+            method: req.method,
+            path: url.pathname,
+            status: res.statusCode,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          },
+          'request',
+        );
+      }
+    }
+  }
+
+  private async serve(
+    entry: PlaneEntry,
+    target: RequestTarget,
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: URLSearchParams,
+    user: string,
+  ): Promise<void> {
+    const { plane, openapi } = entry;
+    switch (target.kind) {
+      case 'version':
+        return writeJson(res, 200, SERVER_VERSION);
+      case 'health':
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        return void res.end('ok');
+      case 'legacy-versions':
+        return writeJson(res, 200, legacyVersions(`${this.host}:${this.port}`));
+      case 'group-list':
+        return writeJson(res, 200, groupList(plane.catalog));
+      case 'group':
+        return writeJson(res, 200, apiGroup(plane.catalog, target.group));
+      case 'resource-list':
+        return writeJson(res, 200, resourceList(plane.catalog, target.group, target.version));
+      case 'openapi-v3-index':
+        return writeJson(res, 200, openapi.index(), { 'Cache-Control': 'no-cache, private' });
+      case 'openapi-v3': {
+        const doc = openapi.document(target.group, target.version);
+        const immutable = query.get('hash') === doc.hash;
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'Cache-Control': immutable ? 'public, immutable' : 'no-cache, private',
+          ETag: `"${doc.hash}"`,
+        });
+        return void res.end(doc.body);
+      }
+      case 'openapi-v2':
+        res.writeHead(200, { 'Content-Type': OPENAPI_V2_CONTENT_TYPE, 'Content-Length': 0 });
+        return void res.end();
+      case 'unknown':
+        throw pathNotFound();
+      case 'resource':
+        return this.serveResource(plane, target, req, res, query, user);
+    }
+  }
+
+  private async serveResource(
+    plane: Plane,
+    target: Extract<RequestTarget, { kind: 'resource' }>,
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: URLSearchParams,
+    user: string,
+  ): Promise<void> {
+    const type = plane.catalog.lookup(target.group, target.version, target.plural);
+    if (!type) throw pathNotFound();
+    if (!type.namespaced && target.namespace !== undefined) throw pathNotFound();
+    if (type.namespaced && target.name !== undefined && target.namespace === undefined) throw pathNotFound();
+    if (target.subresource && !type.subresources.some((s) => s.name === target.subresource))
+      throw pathNotFound();
+    const r: ResourceRequest = {
+      req,
+      res,
+      plane,
+      type,
+      namespace: target.namespace,
+      name: target.name,
+      subresource: target.subresource,
+      query,
+      user,
+      warnings: [],
+    };
+    switch (target.verb) {
+      case 'get':
+        return handleGet(r);
+      case 'list':
+        return handleList(r);
+      case 'watch':
+        if (target.name) query.set('fieldSelector', `metadata.name=${target.name}`);
+        return handleWatch(r, this.watchSettings);
+      case 'create':
+        return handleCreate(r);
+      case 'update':
+        return handleUpdate(r);
+      case 'patch':
+        return handlePatch(r);
+      case 'delete':
+        return handleDelete(r);
+      case 'deletecollection':
+        return handleDeleteCollection(r);
+    }
+  }
+}

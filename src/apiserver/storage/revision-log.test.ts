@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RevisionLog, type StoredEvent } from './revision-log.ts';
+
+const object = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name }, ...extra });
+
+describe('revision log', () => {
+  it('gives every write the next plane-wide revision as its resourceVersion', () => {
+    const log = new RevisionLog();
+    const a = log.put('/configmaps', 'ns/a', object('a'));
+    const b = log.put('example.com/widgets', 'ns/b', object('b'));
+    const a2 = log.put('/configmaps', 'ns/a', object('a', { data: { x: '1' } }));
+    assert.deepEqual(
+      [a, b, a2].map((o) => o.metadata.resourceVersion),
+      ['1', '2', '3'],
+    );
+    assert.equal(log.revision, 3);
+  });
+
+  it('lists by namespace then name and deletes with a new revision', () => {
+    const log = new RevisionLog();
+    log.put('/configmaps', 'b/x', object('x'));
+    log.put('/configmaps', 'a/y', object('y'));
+    log.put('/configmaps', 'a/b', object('b'));
+    assert.deepEqual(
+      log.list('/configmaps').map((o) => o.metadata.name),
+      ['b', 'y', 'x'],
+    );
+    assert.deepEqual(
+      log.list('/configmaps', 'a').map((o) => o.metadata.name),
+      ['b', 'y'],
+    );
+    const deleted = log.remove('/configmaps', 'a/y');
+    assert.equal(deleted?.metadata.resourceVersion, '4');
+    assert.equal(log.get('/configmaps', 'a/y'), undefined);
+    assert.equal(log.remove('/configmaps', 'a/y'), undefined);
+  });
+
+  it('replays strictly after the resume point, then delivers live events in order', () => {
+    const log = new RevisionLog();
+    log.put('/configmaps', 'ns/a', object('a'));
+    log.put('/configmaps', 'ns/b', object('b'));
+    log.put('/secrets', 'ns/s', object('s'));
+    const seen: StoredEvent[] = [];
+    log.watch('/configmaps', 1, (e) => seen.push(e));
+    log.remove('/configmaps', 'ns/a');
+    assert.deepEqual(
+      seen.map((e) => [e.type, e.object.metadata.name, e.revision]),
+      [
+        ['ADDED', 'b', 2],
+        ['DELETED', 'a', 4],
+      ],
+    );
+  });
+
+  it('refuses a resume point older than the window with 410 Expired', () => {
+    const log = new RevisionLog(3);
+    for (let i = 0; i < 10; i++) log.put('/configmaps', `ns/c${i}`, object(`c${i}`));
+    assert.ok(log.oldestResumable > 0);
+    assert.throws(
+      () => log.watch('/configmaps', 1, () => undefined),
+      (err: any) =>
+        err.code === 410 && err.reason === 'Expired' && /too old resource version: 1/.test(err.message),
+    );
+    const seen: number[] = [];
+    log.watch('/configmaps', log.oldestResumable, (e) => seen.push(e.revision));
+    assert.equal(seen.at(-1), 10);
+    assert.equal(seen[0], log.oldestResumable + 1);
+  });
+
+  it('stops delivering once unsubscribed', () => {
+    const log = new RevisionLog();
+    const seen: number[] = [];
+    const stop = log.watch('/configmaps', 0, (e) => seen.push(e.revision));
+    log.put('/configmaps', 'ns/a', object('a'));
+    stop();
+    log.put('/configmaps', 'ns/b', object('b'));
+    assert.deepEqual(seen, [1]);
+    assert.equal(log.watcherCount(), 0);
+  });
+
+  it('writes nothing when the backend refuses the event', () => {
+    const log = new RevisionLog(100, {
+      load: () => ({ revision: 0, compactedThrough: 0, objects: [], history: [] }),
+      append: () => {
+        throw new Error('disk full');
+      },
+      compact: () => undefined,
+      close: () => undefined,
+    });
+    assert.throws(() => log.put('/configmaps', 'ns/a', object('a')), /disk full/);
+    assert.equal(log.revision, 0);
+    assert.equal(log.get('/configmaps', 'ns/a'), undefined);
+  });
+});

@@ -1,0 +1,313 @@
+/**
+ * The write path shared by every verb: create, update (PUT, PATCH, `/status`, `/finalize`) and
+ * delete, with the object-metadata rules of spec/kube-api.md §5, §10 and §11.
+ *
+ * Guarantees:
+ * - the server owns `uid`, `creationTimestamp`, `resourceVersion`, `generation` and
+ *   `deletionTimestamp`; client-sent values are ignored (or kept from the stored object);
+ * - `generation` is 1 on create and grows by one when anything outside metadata (and status,
+ *   where status is a subresource) changes, and once when deletion starts;
+ * - a write that changes nothing stores nothing and emits no event;
+ * - an object with finalizers is only marked for deletion; it goes in the write that removes its
+ *   last finalizer (a MODIFIED, then a DELETED event);
+ * - every step runs synchronously, so a write is atomic with respect to other requests.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import type { AdmissionRequest, Operation } from './admission.ts';
+import {
+  alreadyExists,
+  ApiError,
+  conflict,
+  forbidden,
+  forbiddenField,
+  invalid,
+  notFound,
+  required,
+  staleObject,
+  type FieldError,
+} from './errors.ts';
+import { clone, compactMetadata, deepEqual, nowRfc3339, specOf, type KubeObject } from './objects.ts';
+import type { Plane } from './plane.ts';
+import {
+  objectKey,
+  presentedForm,
+  resourceRef,
+  storedForm,
+  type ResourceType,
+} from './resources/resource-type.ts';
+import { validateName } from './validation/names.ts';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  user?: string;
+  fieldValidation?: AdmissionRequest['fieldValidation'];
+  subresource?: string;
+  /** Filled with admission warnings, returned to the client as `Warning` headers. */
+  warnings?: string[];
+}
+
+const NAMESPACES = { group: '', resource: 'namespaces' };
+const GENERATE_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+function generateName(prefix: string): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += GENERATE_NAME_ALPHABET[randomInt(GENERATE_NAME_ALPHABET.length)];
+  return prefix + suffix;
+}
+
+export function readObject(plane: Plane, type: ResourceType, namespace: string | undefined, name: string) {
+  const stored = plane.log.get(type.storage, objectKey(namespace, name));
+  return stored && presentedForm(type, stored);
+}
+
+export function getObject(plane: Plane, type: ResourceType, namespace: string | undefined, name: string) {
+  const object = readObject(plane, type, namespace, name);
+  if (!object) throw notFound(resourceRef(type), name);
+  return object;
+}
+
+function refuseIfInvalid(type: ResourceType, name: string, errors: FieldError[]): void {
+  if (errors.length > 0) throw invalid(type.kind, type.group, name, errors);
+}
+
+function admit(
+  plane: Plane,
+  operation: Operation,
+  type: ResourceType,
+  object: KubeObject,
+  old: KubeObject | undefined,
+  options: WriteOptions,
+): KubeObject {
+  const request: AdmissionRequest = {
+    operation,
+    type,
+    object,
+    old,
+    subresource: options.subresource,
+    user: options.user,
+    dryRun: options.dryRun ?? false,
+    fieldValidation: options.fieldValidation ?? 'Strict',
+    warnings: options.warnings ?? [],
+  };
+  for (const plugin of plane.admission) request.object = plugin.admit(request);
+  return request.object;
+}
+
+function checkNamespace(plane: Plane, type: ResourceType, namespace: string | undefined, name: string): void {
+  if (!type.namespaced) return;
+  const ns = plane.namespace(namespace!);
+  if (!ns) throw notFound(NAMESPACES, namespace!);
+  if (ns.metadata.deletionTimestamp) {
+    throw forbidden(
+      resourceRef(type),
+      name,
+      `unable to create new content in namespace ${namespace} because it is being terminated`,
+      [
+        {
+          reason: 'NamespaceTerminating',
+          message: `namespace ${namespace} is terminating`,
+          field: 'metadata.namespace',
+        },
+      ],
+    );
+  }
+}
+
+/** Creates `incoming` (already carrying the request's namespace); returns the stored object. */
+export function createObject(
+  plane: Plane,
+  type: ResourceType,
+  incoming: KubeObject,
+  options: WriteOptions = {},
+) {
+  const meta = incoming.metadata ?? {};
+  let name = meta.name;
+  if (!name && meta.generateName) name = generateName(meta.generateName);
+  if (!name) {
+    throw invalid(type.kind, type.group, '', [required('metadata.name', 'name or generateName is required')]);
+  }
+  checkNamespace(plane, type, meta.namespace, name);
+  const now = nowRfc3339(plane.now());
+  const {
+    uid: _uid,
+    resourceVersion: _rv,
+    deletionTimestamp: _dt,
+    deletionGracePeriodSeconds: _dg,
+    selfLink: _sl,
+    ...clientMeta
+  } = meta;
+  let object: KubeObject = {
+    ...clone(incoming),
+    metadata: {
+      ...clientMeta,
+      name,
+      uid: randomUUID(),
+      creationTimestamp: now,
+      ...(type.hasGeneration ? { generation: 1 } : {}),
+    },
+  };
+  if (!type.hasGeneration) delete object.metadata.generation;
+  if (type.statusSubresource) delete object.status;
+  if (type.prepareForCreate) object = type.prepareForCreate(object);
+  refuseIfInvalid(type, name, [...validateName(name, type.nameRule), ...(type.validate?.(object, {}) ?? [])]);
+  object = admit(plane, 'CREATE', type, object, undefined, options);
+  object = { ...object, metadata: compactMetadata(object.metadata) };
+  const key = objectKey(meta.namespace, name);
+  if (plane.log.get(type.storage, key)) throw alreadyExists(resourceRef(type), name);
+  if (options.dryRun) return object;
+  return presentedForm(type, plane.log.put(type.storage, key, storedForm(type, object)));
+}
+
+/** Builds the next object of an update from the request body and the stored object. */
+function mergeForSubresource(
+  type: ResourceType,
+  incoming: KubeObject,
+  old: KubeObject,
+  subresource?: string,
+) {
+  switch (subresource) {
+    case 'status':
+      return { ...old, status: incoming.status };
+    case 'finalize':
+      return {
+        ...old,
+        spec: { ...(old.spec as object), finalizers: (incoming.spec as any)?.finalizers ?? [] },
+      };
+    default:
+      return type.statusSubresource ? { ...incoming, status: old.status } : incoming;
+  }
+}
+
+/**
+ * Stores `incoming` as the next state of `old` (both in this type's form). The caller has
+ * checked the resourceVersion precondition. Returns the object as stored, or `old` for a no-op.
+ */
+export function updateObject(
+  plane: Plane,
+  type: ResourceType,
+  incoming: KubeObject,
+  old: KubeObject,
+  options: WriteOptions = {},
+): KubeObject {
+  const name = old.metadata.name!;
+  let next = clone(mergeForSubresource(type, incoming, old, options.subresource));
+  next.apiVersion = old.apiVersion;
+  next.kind = old.kind;
+  next.metadata = {
+    ...next.metadata,
+    name,
+    namespace: old.metadata.namespace,
+    uid: old.metadata.uid,
+    creationTimestamp: old.metadata.creationTimestamp,
+    generation: old.metadata.generation,
+    deletionTimestamp: old.metadata.deletionTimestamp,
+    deletionGracePeriodSeconds: old.metadata.deletionGracePeriodSeconds,
+    resourceVersion: old.metadata.resourceVersion,
+  };
+  if (!type.namespaced) delete next.metadata.namespace;
+  for (const field of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const) {
+    if (next.metadata[field] === undefined) delete next.metadata[field];
+  }
+  if (old.metadata.deletionTimestamp) {
+    const added = (next.metadata.finalizers ?? []).filter(
+      (f) => !(old.metadata.finalizers ?? []).includes(f),
+    );
+    if (added.length > 0) {
+      refuseIfInvalid(type, name, [
+        forbiddenField(
+          'metadata.finalizers',
+          'no new finalizers can be added if the object is being deleted',
+        ),
+      ]);
+    }
+  }
+  if (type.prepareForUpdate) next = type.prepareForUpdate(next, old);
+  refuseIfInvalid(type, name, type.validate?.(next, { old, subresource: options.subresource }) ?? []);
+  next = admit(plane, 'UPDATE', type, next, old, options);
+  if (
+    type.hasGeneration &&
+    !deepEqual(specOf(next, type.statusSubresource), specOf(old, type.statusSubresource))
+  ) {
+    next.metadata.generation = (old.metadata.generation ?? 0) + 1;
+  }
+  next = { ...next, metadata: compactMetadata(next.metadata) };
+  if (deepEqual(next, old)) return old;
+  if (options.dryRun) return next;
+  const key = objectKey(old.metadata.namespace, name);
+  const stored = plane.log.put(type.storage, key, storedForm(type, next));
+  if (stored.metadata.deletionTimestamp && (stored.metadata.finalizers ?? []).length === 0) {
+    return presentedForm(type, plane.log.remove(type.storage, key)!);
+  }
+  return presentedForm(type, stored);
+}
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+}
+
+export interface DeleteResult {
+  /** The deleted object (its last state), or the object now marked for deletion. */
+  object: KubeObject;
+  /** True when the object is still there, waiting for its finalizers. */
+  pending: boolean;
+}
+
+/** Deletes `old` now, or marks it for deletion when finalizers hold it. */
+export function deleteObject(
+  plane: Plane,
+  type: ResourceType,
+  old: KubeObject,
+  options: DeleteOptions = {},
+): DeleteResult {
+  const name = old.metadata.name!;
+  const { uid, resourceVersion } = options.preconditions ?? {};
+  if (uid && uid !== old.metadata.uid) {
+    throw conflict(
+      resourceRef(type),
+      name,
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`,
+    );
+  }
+  if (resourceVersion && resourceVersion !== old.metadata.resourceVersion) {
+    throw conflict(
+      resourceRef(type),
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
+    );
+  }
+  const key = objectKey(old.metadata.namespace, name);
+  if ((old.metadata.finalizers ?? []).length > 0) {
+    if (old.metadata.deletionTimestamp || options.dryRun) return { object: old, pending: true };
+    const marked: KubeObject = {
+      ...old,
+      metadata: {
+        ...old.metadata,
+        deletionTimestamp: nowRfc3339(plane.now()),
+        deletionGracePeriodSeconds: 0,
+        ...(type.hasGeneration ? { generation: (old.metadata.generation ?? 0) + 1 } : {}),
+      },
+    };
+    return {
+      object: presentedForm(type, plane.log.put(type.storage, key, storedForm(type, marked))),
+      pending: true,
+    };
+  }
+  if (options.dryRun) return { object: old, pending: false };
+  return { object: presentedForm(type, plane.log.remove(type.storage, key)!), pending: false };
+}
+
+/** 409 when `expected` is set and differs from the stored object's resourceVersion. */
+export function checkResourceVersion(
+  type: ResourceType,
+  old: KubeObject,
+  expected: string | undefined,
+): void {
+  if (expected && expected !== old.metadata.resourceVersion)
+    throw staleObject(resourceRef(type), old.metadata.name!);
+}
+
+export function isApiError(err: unknown, code: number): boolean {
+  return err instanceof ApiError && err.code === code;
+}

@@ -1,0 +1,63 @@
+/**
+ * `netpresence apiserver`: the embedded Kubernetes API server alone — the root plane plus one
+ * plane per `--plane`, a kubeconfig with a context per plane, until SIGINT or SIGTERM.
+ */
+import { Command, Option } from 'commander';
+import { writeKubeconfig } from '../apiserver/auth/kubeconfig.ts';
+import { ApiServer } from '../apiserver/server.ts';
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export function parseListen(value: string): ListenAddress {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(value);
+  if (!match) throw new Error(`--listen must be HOST:PORT, got "${value}"`);
+  const port = Number(match[2]);
+  if (port > 65535) throw new Error(`--listen port must be at most 65535, got ${port}`);
+  return { host: match[1].replace(/^\[|\]$/g, ''), port };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export interface ApiserverFlags {
+  listen: string;
+  plane: string[];
+  dataDir?: string;
+  kubeconfig: string;
+}
+
+export async function runApiserver(flags: ApiserverFlags): Promise<ApiServer> {
+  const { host, port } = parseListen(flags.listen);
+  const server = await ApiServer.start({ host, port, dataDir: flags.dataDir });
+  for (const name of flags.plane) server.addPlane(name);
+  await writeKubeconfig(flags.kubeconfig, server.kubeconfig());
+  return server;
+}
+
+export function apiserverCommand(): Command {
+  return new Command('apiserver')
+    .description('Serve the embedded Kubernetes API server alone')
+    .option('--listen <host:port>', 'address to listen on', '127.0.0.1:6443')
+    .option('--plane <name>', 'add a plane served at /planes/<name> (repeatable)', collect, [])
+    .option('--data-dir <dir>', 'keep the CA and tokens here (memory only without it)')
+    .addOption(
+      new Option('--kubeconfig <path>', 'write a kubeconfig here once listening').default(
+        '.netpresence/kubeconfig',
+      ),
+    )
+    .action(async (flags: ApiserverFlags) => {
+      const server = await runApiserver(flags);
+      console.log(
+        `netpresence apiserver listening on ${server.url('root')}; kubeconfig written to ${flags.kubeconfig}`,
+      );
+      const stop = (): void => {
+        void server.stop().then(() => process.exit(0));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}
