@@ -224,11 +224,11 @@ export function methodNotAllowed(): ApiError {
   );
 }
 
-export function unsupportedMediaType(contentType: string, accepted: string[]): ApiError {
+export function unsupportedMediaType(accepted: string[]): ApiError {
   return new ApiError(
     415,
     'UnsupportedMediaType',
-    `${contentType} is not supported: the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
   );
 }
 

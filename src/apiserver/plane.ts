@@ -13,6 +13,7 @@ import { builtinTypes } from './resources/builtins.ts';
 import { objectKey, storedForm } from './resources/resource-type.ts';
 import { RevisionLog, type LogBackend } from './storage/revision-log.ts';
 import { CrdCleanup } from './lifecycle/crd-cleanup.ts';
+import { GarbageCollector } from './lifecycle/garbage-collector.ts';
 import { NamespaceTermination } from './lifecycle/namespace-termination.ts';
 import { randomUUID } from 'node:crypto';
 
@@ -31,6 +32,7 @@ export class Plane {
   readonly now: () => Date;
   private readonly namespaceTermination: NamespaceTermination;
   private readonly crdCleanup: CrdCleanup;
+  private readonly garbageCollector: GarbageCollector;
 
   constructor(
     readonly name: string,
@@ -44,6 +46,7 @@ export class Plane {
     for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);
     this.namespaceTermination = new NamespaceTermination(this);
     this.crdCleanup = new CrdCleanup(this);
+    this.garbageCollector = new GarbageCollector(this);
   }
 
   /** Starts deleting a namespace (Terminating); it goes once its content is gone. */
@@ -62,6 +65,7 @@ export class Plane {
   close(): void {
     this.namespaceTermination.close();
     this.crdCleanup.close();
+    this.garbageCollector.close();
     this.catalog.close();
     this.log.close();
   }

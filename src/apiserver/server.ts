@@ -7,10 +7,14 @@
  *   `/apis/resourcemanager.miloapis.com/v1alpha1/projects/<project>/control-plane`; any other
  *   plane at `/planes/<name>`. The control-plane prefix is matched before the root plane's
  *   `/apis/<group>/<version>` paths. Planes are added and removed while serving;
- * - every request but the health probes carries a bearer token of a known identity (else 401);
+ * - every request but the health probes carries a bearer token of a known identity (else 401),
+ *   and RBAC in the addressed plane allows it (else 403). As Kubernetes' default roles
+ *   `system:discovery` and `system:basic-user` do, every authenticated identity may read
+ *   discovery, `/version` and OpenAPI, and create SelfSubjectAccessReviews;
  * - every failure is answered with a v1 Status; nothing is written for a refused request;
  * - `stop()` ends open watches and closes the listener.
  */
+import { rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,6 +23,8 @@ import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { loadOrCreateCertificates, type ServingCertificates } from './auth/certificates.ts';
 import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
+import { selfSubjectAccessReview } from './auth/access-review.ts';
+import { forbiddenError, RbacAuthorizer, type RequestAttributes } from './auth/rbac.ts';
 import { TokenAuthenticator, type Identity } from './auth/tokens.ts';
 import { methodNotAllowed, pathNotFound, unauthorized } from './errors.ts';
 import type { ResourceRequest } from './handlers/context.ts';
@@ -32,9 +38,11 @@ import { OPENAPI_V2_CONTENT_TYPE, OpenApiCache } from './handlers/openapi.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { DEFAULT_WATCH_SETTINGS, handleWatch, type WatchSettings } from './handlers/watch.ts';
-import { writeError, writeJson } from './http/io.ts';
+import { decodeObjectBody, readBody, writeError, writeJson } from './http/io.ts';
 import { MethodNotAllowed, parseRequest, type RequestTarget } from './http/request-info.ts';
 import { Plane, type PlaneOptions } from './plane.ts';
+import { selfSubjectAccessReviews } from './resources/builtins.ts';
+import { SqliteBackend } from './storage/sqlite-backend.ts';
 
 export const PROJECT_PLANE_PREFIX = '/apis/resourcemanager.miloapis.com/v1alpha1/projects/';
 export const ROOT_PLANE = 'root';
@@ -51,7 +59,7 @@ export function namedPlanePath(name: string): string {
 export interface ApiServerOptions {
   host?: string;
   port?: number;
-  /** Keeps the CA, the admin token (and, with the durability issue, the planes) across restarts. */
+  /** Keeps the CA, the admin token and every plane (SQLite, `planes/<name>.db`) across restarts. */
   dataDir?: string;
   log?: Logger;
   watch?: Partial<WatchSettings>;
@@ -61,6 +69,23 @@ export interface ApiServerOptions {
 interface PlaneEntry {
   plane: Plane;
   openapi: OpenApiCache;
+  authorizer: RbacAuthorizer;
+}
+
+type ResourceTarget = Extract<RequestTarget, { kind: 'resource' }>;
+
+function attributesOf(target: ResourceTarget): RequestAttributes {
+  const isNamespace = target.group === '' && target.plural === 'namespaces';
+  return {
+    verb: target.verb,
+    group: target.group,
+    resource: target.plural,
+    subresource: target.subresource,
+    // As in Kubernetes, a request for the Namespace `x` is a request in namespace `x`.
+    namespace: isNamespace ? target.name : target.namespace,
+    name: target.name,
+    resourceRequest: true,
+  };
 }
 
 export class ApiServer {
@@ -124,8 +149,13 @@ export class ApiServer {
     const existing = this.planes.get(name);
     if (existing) return existing.plane;
     if (this.byPath.has(basePath)) throw new Error(`a plane is already served at ${basePath}`);
-    const plane = new Plane(name, basePath, this.options.plane);
-    const entry = { plane, openapi: new OpenApiCache(plane.catalog) };
+    const backend = this.options.dataDir ? SqliteBackend.open(this.planeDatabase(name)) : undefined;
+    const plane = new Plane(name, basePath, { ...this.options.plane, backend });
+    const entry = {
+      plane,
+      openapi: new OpenApiCache(plane.catalog),
+      authorizer: new RbacAuthorizer(plane.log),
+    };
     this.planes.set(name, entry);
     this.byPath.set(basePath, entry);
     return plane;
@@ -135,12 +165,26 @@ export class ApiServer {
     return this.addPlane(`project-${project}`, projectPlanePath(project));
   }
 
+  /** Stops serving a plane and discards its objects (its database too, when durable). */
   removePlane(name: string): void {
     const entry = this.planes.get(name);
     if (!entry || name === ROOT_PLANE) return;
     this.planes.delete(name);
     this.byPath.delete(entry.plane.basePath);
     entry.plane.close();
+    if (this.options.dataDir) {
+      for (const suffix of ['', '-wal', '-shm'])
+        rmSync(`${this.planeDatabase(name)}${suffix}`, { force: true });
+    }
+  }
+
+  private planeDatabase(name: string): string {
+    return join(this.options.dataDir!, 'planes', `${name}.db`);
+  }
+
+  /** A new identity (RBAC decides per plane what it may do); returns its bearer token. */
+  createIdentity(name: string, groups: string[] = []): string {
+    return this.authenticator.mint({ name, groups });
   }
 
   /** A kubeconfig with one context per plane (the root plane's is `root`), all as `identityToken`. */
@@ -226,16 +270,14 @@ export class ApiServer {
     try {
       if (!resolved) throw pathNotFound();
       target = parseRequest(req.method ?? 'GET', resolved.rest, url.searchParams);
+      if (target.kind === 'health') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        return void res.end('ok');
+      }
       const identity = this.authenticator.authenticate(req.headers.authorization);
-      if (!identity && target.kind !== 'health') throw unauthorized();
-      await this.serve(
-        resolved.entry,
-        target,
-        req,
-        res,
-        url.searchParams,
-        identity?.name ?? 'system:anonymous',
-      );
+      if (!identity) throw unauthorized();
+      if (target.kind === 'resource') this.authorize(resolved.entry, identity, target);
+      await this.serve(resolved.entry, target, req, res, url.searchParams, identity);
     } catch (err) {
       const error = writeError(res, err instanceof MethodNotAllowed ? methodNotAllowed() : err);
       if (error.code >= 500) this.log.error({ err, path: url.pathname }, 'request failed');
@@ -261,15 +303,14 @@ export class ApiServer {
     req: IncomingMessage,
     res: ServerResponse,
     query: URLSearchParams,
-    user: string,
+    identity: Identity,
   ): Promise<void> {
     const { plane, openapi } = entry;
     switch (target.kind) {
       case 'version':
         return writeJson(res, 200, SERVER_VERSION);
       case 'health':
-        res.writeHead(200, { 'Content-Type': 'text/plain' });
-        return void res.end('ok');
+        throw pathNotFound();
       case 'legacy-versions':
         return writeJson(res, 200, legacyVersions(`${this.host}:${this.port}`));
       case 'group-list':
@@ -296,18 +337,27 @@ export class ApiServer {
       case 'unknown':
         throw pathNotFound();
       case 'resource':
-        return this.serveResource(plane, target, req, res, query, user);
+        return this.serveResource(entry, target, req, res, query, identity);
     }
   }
 
+  private authorize(entry: PlaneEntry, identity: Identity, target: ResourceTarget): void {
+    if (target.group === selfSubjectAccessReviews.group && target.plural === selfSubjectAccessReviews.plural)
+      return;
+    const attributes = attributesOf(target);
+    const decision = entry.authorizer.authorize(identity, attributes);
+    if (!decision.allowed) throw forbiddenError(identity, attributes, decision.reason);
+  }
+
   private async serveResource(
-    plane: Plane,
-    target: Extract<RequestTarget, { kind: 'resource' }>,
+    entry: PlaneEntry,
+    target: ResourceTarget,
     req: IncomingMessage,
     res: ServerResponse,
     query: URLSearchParams,
-    user: string,
+    identity: Identity,
   ): Promise<void> {
+    const plane = entry.plane;
     const type = plane.catalog.lookup(target.group, target.version, target.plural);
     if (!type) throw pathNotFound();
     if (!type.namespaced && target.namespace !== undefined) throw pathNotFound();
@@ -323,9 +373,14 @@ export class ApiServer {
       name: target.name,
       subresource: target.subresource,
       query,
-      user,
+      user: identity.name,
       warnings: [],
     };
+    if (type === selfSubjectAccessReviews) {
+      if (target.verb !== 'create') throw methodNotAllowed();
+      const review = decodeObjectBody(await readBody(req), req.headers['content-type']);
+      return writeJson(res, 201, selfSubjectAccessReview(entry.authorizer, identity, review));
+    }
     switch (target.verb) {
       case 'get':
         return handleGet(r);

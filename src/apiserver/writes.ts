@@ -254,7 +254,21 @@ export interface DeleteResult {
   pending: boolean;
 }
 
-/** Deletes `old` now, or marks it for deletion when finalizers hold it. */
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+export const ORPHAN_FINALIZER = 'orphan';
+
+function propagationFinalizer(policy: DeleteOptions['propagationPolicy']): string | undefined {
+  if (policy === 'Foreground') return FOREGROUND_FINALIZER;
+  if (policy === 'Orphan') return ORPHAN_FINALIZER;
+  return undefined;
+}
+
+/**
+ * Deletes `old` now, or marks it for deletion when finalizers hold it. Foreground and Orphan
+ * propagation add their finalizer (`foregroundDeletion`, `orphan`), which the garbage collector
+ * clears once it has deleted (or released) the dependents; Background deletes at once and
+ * leaves the dependents to the collector.
+ */
 export function deleteObject(
   plane: Plane,
   type: ResourceType,
@@ -278,24 +292,34 @@ export function deleteObject(
     );
   }
   const key = objectKey(old.metadata.namespace, name);
-  if ((old.metadata.finalizers ?? []).length > 0) {
-    if (old.metadata.deletionTimestamp || options.dryRun) return { object: old, pending: true };
+  const extra = propagationFinalizer(options.propagationPolicy);
+  const finalizers = [...(old.metadata.finalizers ?? [])];
+  if (extra && !finalizers.includes(extra)) finalizers.push(extra);
+  if (finalizers.length > 0) {
+    const unchanged = old.metadata.deletionTimestamp && finalizers.length === (old.metadata.finalizers ?? []).length;
+    if (unchanged || options.dryRun) return { object: old, pending: true };
+    const startsNow = !old.metadata.deletionTimestamp;
     const marked: KubeObject = {
       ...old,
       metadata: {
         ...old.metadata,
-        deletionTimestamp: nowRfc3339(plane.now()),
+        finalizers,
+        deletionTimestamp: old.metadata.deletionTimestamp ?? nowRfc3339(plane.now()),
         deletionGracePeriodSeconds: 0,
-        ...(type.hasGeneration ? { generation: (old.metadata.generation ?? 0) + 1 } : {}),
+        ...(type.hasGeneration && startsNow ? { generation: (old.metadata.generation ?? 0) + 1 } : {}),
       },
     };
-    return {
-      object: presentedForm(type, plane.log.put(type.storage, key, storedForm(type, marked))),
-      pending: true,
-    };
+    return { object: presentedForm(type, plane.log.put(type.storage, key, storedForm(type, marked))), pending: true };
   }
   if (options.dryRun) return { object: old, pending: false };
   return { object: presentedForm(type, plane.log.remove(type.storage, key)!), pending: false };
+}
+
+/** Drops `finalizer` from a stored object; a deleting object whose last finalizer goes is deleted. */
+export function removeFinalizer(plane: Plane, type: ResourceType, object: KubeObject, finalizer: string): void {
+  const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+  if (finalizers.length === (object.metadata.finalizers ?? []).length) return;
+  updateObject(plane, type, { ...object, metadata: { ...object.metadata, finalizers } }, object);
 }
 
 /** 409 when `expected` is set and differs from the stored object's resourceVersion. */

@@ -57,7 +57,7 @@ function resourceEntries(type: ResourceType) {
     singularName: type.singular,
     namespaced: type.namespaced,
     kind: type.kind,
-    verbs: STANDARD_VERBS,
+    verbs: type.verbs ?? STANDARD_VERBS,
   };
   if (type.shortNames.length > 0) entry.shortNames = type.shortNames;
   if (type.categories.length > 0) entry.categories = type.categories;

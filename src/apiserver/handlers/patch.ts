@@ -39,7 +39,7 @@ function patched(r: ResourceRequest, current: KubeObject, contentType: string, b
     case STRATEGIC_MERGE_PATCH:
       return applyStrategicMergePatch(current, decodeBody(body, contentType), r.type.strategicMerge!);
     default:
-      throw unsupportedMediaType(contentType, patchTypes(r.type));
+      throw unsupportedMediaType(patchTypes(r.type));
   }
 }
 
@@ -62,7 +62,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   }
   const contentType = mediaType(r.req.headers['content-type']);
   if (!patchTypes(r.type).includes(contentType)) {
-    throw unsupportedMediaType(contentType || '(none)', patchTypes(r.type));
+    throw unsupportedMediaType(patchTypes(r.type));
   }
   const body = await readBody(r.req);
   const options = writeOptions(r);

@@ -204,6 +204,19 @@ function rbac(
 const subjects = { type: 'array', items: openObject('Subject names a user, group or service account.') };
 const roleRef = openObject('RoleRef contains information that points to the role being used.');
 
+/** Never stored: a create is answered with the review's verdict (server.ts). */
+export const selfSubjectAccessReviews = builtin({
+  group: 'authorization.k8s.io',
+  version: 'v1',
+  kind: 'SelfSubjectAccessReview',
+  plural: 'selfsubjectaccessreviews',
+  namespaced: false,
+  verbs: ['create'],
+  schema: openObject('SelfSubjectAccessReview checks whether the current user can perform an action.', {
+    spec: openObject('What to check: resourceAttributes or nonResourceAttributes.'),
+  }),
+});
+
 export const builtinTypes: readonly ResourceType[] = [
   namespaces,
   configMaps,
@@ -216,4 +229,5 @@ export const builtinTypes: readonly ResourceType[] = [
   rbac('RoleBinding', 'rolebindings', true, { subjects, roleRef }),
   rbac('ClusterRoleBinding', 'clusterrolebindings', false, { subjects, roleRef }),
   customResourceDefinitionType(builtin),
+  selfSubjectAccessReviews,
 ];

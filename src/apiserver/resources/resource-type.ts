@@ -35,6 +35,8 @@ export interface ResourceType {
   shortNames: string[];
   categories: string[];
   nameRule: NameRule;
+  /** The verbs discovery lists; STANDARD_VERBS when absent. */
+  verbs?: string[];
   /** `<group>/<plural>` in the revision log. */
   storage: string;
   subresources: Subresource[];

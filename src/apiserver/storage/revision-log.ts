@@ -81,6 +81,11 @@ export class RevisionLog {
     return keys.sort().map((k) => all.get(k)!);
   }
 
+  /** Every resource that holds (or held) objects in this plane. */
+  resources(): string[] {
+    return [...this.objects.keys()];
+  }
+
   count(resource: string): number {
     return this.objects.get(resource)?.size ?? 0;
   }

@@ -2,8 +2,9 @@
  * Server-side printing: the meta.k8s.io/v1 Table that `kubectl get` asks for, with the columns
  * the real API server prints for each kind (spec/kube-api.md §8).
  *
- * Guarantees: the first column is always Name (`format: name`, which kubectl prefixes with
- * `kind/` when printing several kinds). A CRD version prints Name plus exactly its
+ * Guarantees: the first column is Name (`format: name`, which kubectl prefixes with `kind/`
+ * when printing several kinds), except for Events, which print as the real event printer does:
+ * Last Seen, Type, Reason, Object, Message, with Name among the `-o wide` (priority 1) columns. A CRD version prints Name plus exactly its
  * `additionalPrinterColumns` (no automatic Age), or Name and Age when it has none. Cells follow
  * the apiextensions table convertor (see `cells.ts`). Every row carries the object as
  * `includeObject` asks, and the Table's `metadata.resourceVersion` is the one given, which
@@ -77,11 +78,25 @@ const SECRET_TYPE_DESCRIPTION =
 const SECRET_DATA_DESCRIPTION =
   "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4";
 
+const EVENT_DESCRIPTIONS = {
+  lastSeen: 'The time at which the most recent occurrence of this event was recorded.',
+  type: 'Type of this event (Normal, Warning), new types could be added in the future',
+  reason:
+    "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+  object: 'The object that this event is about.',
+  subobject:
+    'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].',
+  source: 'The component reporting this event. Should be a short machine understandable string.',
+  message: 'A human-readable description of the status of this operation.',
+  firstSeen: 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)',
+  count: 'The number of times this event has occurred.',
+};
+
 const CUSTOM_COLUMN_DESCRIPTION_PREFIX = 'Custom resource definition column (in JSONPath format): ';
 const INCLUDE_OBJECT_VALUES = "must be 'Metadata', 'Object', 'None', or empty";
 
-function column(name: string, type: string, description: string, cell: Column['cell']): Column {
-  return { definition: { name, type, format: '', description, priority: 0 }, cell };
+function column(name: string, type: string, description: string, cell: Column['cell'], priority = 0): Column {
+  return { definition: { name, type, format: '', description, priority }, cell };
 }
 
 export const nameColumn: Column = {
@@ -130,6 +145,61 @@ function keyCount(...maps: unknown[]): number {
   );
 }
 
+/**
+ * The fields the event printer reads, from a core v1 Event or an events.k8s.io/v1 one (the two
+ * versions of one resource name them differently).
+ */
+function eventFields(event: Record<string, any>) {
+  const series = event.series as { count?: number; lastObservedTime?: string } | undefined;
+  return {
+    involved: (event.involvedObject ?? event.regarding ?? {}) as Record<string, string | undefined>,
+    message: (event.message ?? event.note ?? '') as string,
+    source: (event.source ?? event.deprecatedSource ?? {}) as { component?: string; host?: string },
+    controller: (event.reportingComponent ?? event.reportingController ?? '') as string,
+    instance: (event.reportingInstance ?? '') as string,
+    first: (event.firstTimestamp ?? event.deprecatedFirstTimestamp) as string | undefined,
+    last: (event.lastTimestamp ?? event.deprecatedLastTimestamp) as string | undefined,
+    count: (event.count ?? event.deprecatedCount ?? 0) as number,
+    eventTime: event.eventTime as string | undefined,
+    series,
+  };
+}
+
+/** How long ago, or `<unknown>` when the time is not set. */
+function since(timestamp: string | undefined, now: Date): unknown {
+  return timestamp ? cellFor('date', timestamp, now) : '<unknown>';
+}
+
+function eventFirstSeen(event: Record<string, any>, now: Date): unknown {
+  const { first, eventTime } = eventFields(event);
+  return since(first ?? eventTime, now);
+}
+
+function eventLastSeen(event: Record<string, any>, now: Date): unknown {
+  const { last, series } = eventFields(event);
+  if (series) return since(series.lastObservedTime, now);
+  return last ? since(last, now) : eventFirstSeen(event, now);
+}
+
+function eventObject(event: Record<string, any>): string {
+  const { involved } = eventFields(event);
+  const kind = (involved.kind ?? '').toLowerCase();
+  return involved.name ? `${kind}/${involved.name}` : kind;
+}
+
+function eventSource(event: Record<string, any>): string {
+  const { source, controller, instance } = eventFields(event);
+  const component = source.component || controller;
+  const host = source.host || instance;
+  return host ? `${component}, ${host}` : component;
+}
+
+function eventCount(event: Record<string, any>): number {
+  const { series, count } = eventFields(event);
+  if (series) return series.count ?? 0;
+  return count || 1;
+}
+
 /** The columns the real API server prints for the built-in kinds, keyed by Kind. */
 export const builtinColumns: Record<string, Column[]> = {
   Namespace: [
@@ -158,6 +228,24 @@ export const builtinColumns: Record<string, Column[]> = {
     column('Type', 'string', SECRET_TYPE_DESCRIPTION, (secret) => secret.type ?? ''),
     column('Data', 'string', SECRET_DATA_DESCRIPTION, (secret) => keyCount(secret.data)),
     ageColumn,
+  ],
+  Event: [
+    column('Last Seen', 'string', EVENT_DESCRIPTIONS.lastSeen, eventLastSeen),
+    column('Type', 'string', EVENT_DESCRIPTIONS.type, (event) => event.type ?? ''),
+    column('Reason', 'string', EVENT_DESCRIPTIONS.reason, (event) => event.reason ?? ''),
+    column('Object', 'string', EVENT_DESCRIPTIONS.object, eventObject),
+    column(
+      'Subobject',
+      'string',
+      EVENT_DESCRIPTIONS.subobject,
+      (event) => eventFields(event).involved.fieldPath ?? '',
+      1,
+    ),
+    column('Source', 'string', EVENT_DESCRIPTIONS.source, eventSource, 1),
+    column('Message', 'string', EVENT_DESCRIPTIONS.message, (event) => eventFields(event).message.trim()),
+    column('First Seen', 'string', EVENT_DESCRIPTIONS.firstSeen, eventFirstSeen, 1),
+    column('Count', 'string', EVENT_DESCRIPTIONS.count, eventCount, 1),
+    { ...nameColumn, definition: { ...nameColumn.definition, priority: 1 } },
   ],
 };
 

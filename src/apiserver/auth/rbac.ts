@@ -1,0 +1,300 @@
+/**
+ * RBAC: decides what an identity may do in one plane from the plane's own Roles, ClusterRoles,
+ * RoleBindings and ClusterRoleBindings, with the semantics of Kubernetes' RBAC authorizer
+ * (rbac.authorization.k8s.io/v1), and words the 403 as the Kubernetes API server does.
+ *
+ * Guarantees:
+ * - an identity in `system:masters` is allowed everything, as Kubernetes' privileged-group
+ *   authorizer allows it before RBAC is consulted;
+ * - otherwise a request is allowed only by a rule of a role bound to the identity: a
+ *   ClusterRoleBinding grants its ClusterRole everywhere, a RoleBinding grants its Role or
+ *   ClusterRole inside the binding's namespace only. Non-resource requests (and resource requests
+ *   without a namespace) are decided by ClusterRoleBindings alone, so `nonResourceURLs` grant
+ *   nothing through a RoleBinding;
+ * - subjects match as in Kubernetes: User by name, Group by membership (every identity counts as
+ *   `system:authenticated`), ServiceAccount as the user `system:serviceaccount:<ns>:<name>` (the
+ *   namespace defaults to the RoleBinding's); a User subject with that name matches as well;
+ * - rules match as in Kubernetes' `RuleAllows`: `*` for verbs, groups and resources; `""` is the
+ *   core group; a subresource is granted by `r/sub`, or by star-slash-`sub` for every resource,
+ *   never by `r` alone, and `r/*` names only a subresource literally called `*`; `resourceNames`,
+ *   when present, match only requests naming one of them (so never list, watch or create);
+ *   `nonResourceURLs` match exactly, or as a prefix when they end in `*`;
+ * - every call sees the objects stored at that moment: the index of bindings is rebuilt when the
+ *   log's revision moved, so a write to any resource costs the next call one pass over the RBAC
+ *   objects, and a call between writes costs only the bindings that name the identity;
+ * - `reason` is Kubernetes' own: `RBAC: allowed by …` when allowed, the roles a binding naming
+ *   the identity points to but that do not exist when denied, empty otherwise.
+ *
+ * Caveats: ClusterRole aggregation (`aggregationRule`) is not evaluated — a ClusterRole grants the
+ * rules it stores. RBAC never denies explicitly, so there is no "denied" decision, only "not
+ * allowed". `roleRef.apiGroup` and subject `apiGroup` are ignored, as Kubernetes ignores them.
+ */
+import { ApiError, forbidden } from '../errors.ts';
+import { isPlainObject, type KubeObject } from '../objects.ts';
+import type { RevisionLog } from '../storage/revision-log.ts';
+import { AUTHENTICATED_GROUP, type Identity } from './tokens.ts';
+
+export const SUPERUSER_GROUP = 'system:masters';
+const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+export interface RequestAttributes {
+  verb: string;
+  group: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  path?: string;
+  resourceRequest: boolean;
+}
+
+export interface Decision {
+  allowed: boolean;
+  reason: string;
+}
+
+export class RbacAuthorizer {
+  readonly #log: Pick<RevisionLog, 'list' | 'revision'>;
+  #policy?: { revision: number; policy: Policy };
+
+  constructor(log: Pick<RevisionLog, 'list' | 'revision'>) {
+    this.#log = log;
+  }
+
+  authorize(identity: Identity, attributes: RequestAttributes): Decision {
+    if (identity.groups.includes(SUPERUSER_GROUP)) return { allowed: true, reason: '' };
+    const policy = this.#current();
+    const unresolved: string[] = [];
+    for (const holder of policy.holdersOf(identity, scopeOf(attributes))) {
+      const { binding } = holder;
+      if (binding.unresolved) unresolved.push(binding.unresolved);
+      else if (binding.rules.some((rule) => ruleAllows(rule, attributes))) {
+        return { allowed: true, reason: `RBAC: allowed by ${binding.source} to ${holder.subject}` };
+      }
+    }
+    return { allowed: false, reason: unresolved.length > 0 ? `RBAC: ${aggregate(unresolved)}` : '' };
+  }
+
+  #current(): Policy {
+    const revision = this.#log.revision;
+    if (this.#policy?.revision !== revision) this.#policy = { revision, policy: loadPolicy(this.#log) };
+    return this.#policy.policy;
+  }
+}
+
+/**
+ * The 403 Kubernetes sends for a refused request (k8s.io/apiserver responsewriters.Forbidden):
+ * `configmaps "x" is forbidden: User "u" cannot get resource "configmaps" in API group "" in the
+ * namespace "default"`, `… at the cluster scope` without a namespace, and
+ * `forbidden: User "u" cannot get path "/healthz"` for a non-resource request. A non-empty
+ * `reason` (the authorizer's) is appended after `: `.
+ */
+export function forbiddenError(identity: Identity, attributes: RequestAttributes, reason = ''): ApiError {
+  const refusal = escapeHtml(refusalOf(identity.name, attributes));
+  const detail = reason ? `${refusal}: ${reason}` : refusal;
+  if (!attributes.resourceRequest) return new ApiError(403, 'Forbidden', `forbidden: ${detail}`);
+  return forbidden({ group: attributes.group, resource: attributes.resource }, attributes.name ?? '', detail);
+}
+
+function refusalOf(user: string, attributes: RequestAttributes): string {
+  if (!attributes.resourceRequest) {
+    return `User ${quote(user)} cannot ${attributes.verb} path ${quote(attributes.path ?? '')}`;
+  }
+  const scope = attributes.namespace
+    ? `in the namespace ${quote(attributes.namespace)}`
+    : 'at the cluster scope';
+  return `User ${quote(user)} cannot ${attributes.verb} resource ${quote(combinedResource(attributes))} in API group ${quote(attributes.group)} ${scope}`;
+}
+
+/** Kubernetes escapes these so that an error never reads as HTML. */
+function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** Go's `%q` for the strings these messages quote. */
+function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** Go's errors.NewAggregate: one message alone, several deduplicated inside brackets. */
+function aggregate(messages: string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
+}
+
+function combinedResource(attributes: RequestAttributes): string {
+  return attributes.subresource ? `${attributes.resource}/${attributes.subresource}` : attributes.resource;
+}
+
+/** The namespace whose RoleBindings count: none for non-resource and cluster-wide requests. */
+function scopeOf(attributes: RequestAttributes): string {
+  return attributes.resourceRequest ? (attributes.namespace ?? '') : '';
+}
+
+interface PolicyRule {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames: string[];
+  nonResourceURLs: string[];
+}
+
+function ruleAllows(rule: PolicyRule, attributes: RequestAttributes): boolean {
+  if (!rule.verbs.some((verb) => verb === '*' || verb === attributes.verb)) return false;
+  if (!attributes.resourceRequest) {
+    const path = attributes.path ?? '';
+    // `*` alone trims to the empty prefix and so matches every path, as in Kubernetes.
+    return rule.nonResourceURLs.some(
+      (url) => url === path || (url.endsWith('*') && path.startsWith(url.replace(/\*+$/, ''))),
+    );
+  }
+  const combined = combinedResource(attributes);
+  const subresource = attributes.subresource ?? '';
+  return (
+    rule.apiGroups.some((group) => group === '*' || group === attributes.group) &&
+    rule.resources.some(
+      (resource) =>
+        resource === '*' || resource === combined || (subresource !== '' && resource === `*/${subresource}`),
+    ) &&
+    (rule.resourceNames.length === 0 || rule.resourceNames.includes(attributes.name ?? ''))
+  );
+}
+
+/** A binding with its role resolved, or the reason it could not be. */
+interface Binding {
+  /** `ClusterRoleBinding "b" of ClusterRole "r"`, `RoleBinding "b/ns" of Role "r"`. */
+  source: string;
+  rules: PolicyRule[];
+  unresolved?: string;
+}
+
+/** One subject of a binding that names someone; `order` is Kubernetes' visiting order. */
+interface Holder {
+  binding: Binding;
+  order: number;
+  subject: string;
+}
+
+/** The bindings of one scope (cluster-wide, or one namespace), by the subject they name. */
+class SubjectIndex {
+  readonly #holders = new Map<string, Holder[]>();
+  #next = 0;
+
+  add(object: KubeObject, binding: Binding, namespace: string): void {
+    const subjects = Array.isArray(object.subjects) ? object.subjects.filter(isPlainObject) : [];
+    for (const subject of subjects) {
+      const named = nameOf(subject, namespace);
+      if (!named) continue;
+      const holders = this.#holders.get(named.key) ?? [];
+      holders.push({ binding, order: this.#next++, subject: named.description });
+      this.#holders.set(named.key, holders);
+    }
+  }
+
+  /** Each binding naming the identity once, with its first subject that does, in binding order. */
+  holdersOf(identity: Identity): Holder[] {
+    const groups = new Set([...identity.groups, AUTHENTICATED_GROUP]);
+    const keys = [userKey(identity.name), ...[...groups].map(groupKey)];
+    const found = keys.flatMap((key) => this.#holders.get(key) ?? []).sort((a, b) => a.order - b.order);
+    return found.filter((holder, i) => i === 0 || found[i - 1].binding !== holder.binding);
+  }
+}
+
+const userKey = (name: string) => `User:${name}`;
+const groupKey = (name: string) => `Group:${name}`;
+
+/** The index key of a subject and how Kubernetes describes it; undefined if it names nobody. */
+function nameOf(subject: Record<string, unknown>, bindingNamespace: string) {
+  const name = text(subject.name);
+  switch (subject.kind) {
+    case 'User':
+      return { key: userKey(name), description: `User ${quote(name)}` };
+    case 'Group':
+      return { key: groupKey(name), description: `Group ${quote(name)}` };
+    case 'ServiceAccount': {
+      const namespace = text(subject.namespace) || bindingNamespace;
+      if (!namespace) return undefined;
+      return {
+        key: userKey(`${SERVICE_ACCOUNT_PREFIX}${namespace}:${name}`),
+        description: `ServiceAccount ${quote(`${name}/${namespace}`)}`,
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** One revision's RBAC objects, indexed. */
+class Policy {
+  readonly clusterWide = new SubjectIndex();
+  readonly namespaced = new Map<string, SubjectIndex>();
+
+  holdersOf(identity: Identity, namespace: string): Holder[] {
+    const clusterWide = this.clusterWide.holdersOf(identity);
+    const local = namespace ? this.namespaced.get(namespace)?.holdersOf(identity) : undefined;
+    return local ? [...clusterWide, ...local] : clusterWide;
+  }
+}
+
+function loadPolicy(log: Pick<RevisionLog, 'list'>): Policy {
+  const clusterRoles = new Map<string, PolicyRule[]>();
+  for (const role of log.list(`${RBAC_GROUP}/clusterroles`)) {
+    clusterRoles.set(text(role.metadata.name), rulesOf(role));
+  }
+  const roles = new Map<string, PolicyRule[]>();
+  for (const role of log.list(`${RBAC_GROUP}/roles`)) {
+    roles.set(`${text(role.metadata.namespace)}/${text(role.metadata.name)}`, rulesOf(role));
+  }
+
+  const resolve = (object: KubeObject, source: string, namespace: string): Binding => {
+    const roleRef = isPlainObject(object.roleRef) ? object.roleRef : {};
+    const kind = text(roleRef.kind);
+    const name = text(roleRef.name);
+    const described = `${source} of ${kind} ${quote(name)}`;
+    if (kind !== 'ClusterRole' && kind !== 'Role') {
+      return { source: described, rules: [], unresolved: `unsupported role reference kind: ${quote(kind)}` };
+    }
+    const rules = kind === 'ClusterRole' ? clusterRoles.get(name) : roles.get(`${namespace}/${name}`);
+    if (rules) return { source: described, rules };
+    return {
+      source: described,
+      rules: [],
+      unresolved: `${kind.toLowerCase()}.${RBAC_GROUP} ${quote(name)} not found`,
+    };
+  };
+
+  const policy = new Policy();
+  for (const object of log.list(`${RBAC_GROUP}/clusterrolebindings`)) {
+    const source = `ClusterRoleBinding ${quote(text(object.metadata.name))}`;
+    policy.clusterWide.add(object, resolve(object, source, ''), '');
+  }
+  for (const object of log.list(`${RBAC_GROUP}/rolebindings`)) {
+    const namespace = text(object.metadata.namespace);
+    const source = `RoleBinding ${quote(`${text(object.metadata.name)}/${namespace}`)}`;
+    let index = policy.namespaced.get(namespace);
+    if (!index) policy.namespaced.set(namespace, (index = new SubjectIndex()));
+    index.add(object, resolve(object, source, namespace), namespace);
+  }
+  return policy;
+}
+
+function rulesOf(role: KubeObject): PolicyRule[] {
+  const rules = Array.isArray(role.rules) ? role.rules.filter(isPlainObject) : [];
+  return rules.map((rule) => ({
+    verbs: texts(rule.verbs),
+    apiGroups: texts(rule.apiGroups),
+    resources: texts(rule.resources),
+    resourceNames: texts(rule.resourceNames),
+    nonResourceURLs: texts(rule.nonResourceURLs),
+  }));
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function texts(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}

@@ -1,0 +1,213 @@
+/**
+ * Owner-reference garbage collection for one plane, as the Kubernetes garbage collector does it.
+ *
+ * Guarantees:
+ * - Background: an object whose every ownerReference points to an owner that does not exist
+ *   (matched by uid; an owner of the same name with another uid, or a uid that never existed,
+ *   counts as absent) is deleted — across kinds;
+ * - Foreground (owner carries `foregroundDeletion`): its dependents are deleted (those with
+ *   dependents of their own in foreground too), and the finalizer is removed once no dependent
+ *   with `blockOwnerDeletion: true` remains;
+ * - Orphan (owner carries `orphan`): the owner's entries are removed from its dependents'
+ *   ownerReferences, then the finalizer is removed;
+ * - a namespaced dependent resolves only owners in its namespace or cluster-scoped ones; a
+ *   cluster-scoped dependent only cluster-scoped owners; anything else is unresolvable.
+ *
+ * Work runs in a microtask after the write that caused it, never inside another write, so
+ * watchers see events in revision order. Deleting a dependent honours its own finalizers.
+ */
+import type { KubeObject, OwnerReference } from '../objects.ts';
+import type { Plane } from '../plane.ts';
+import { presentedForm, type ResourceType } from '../resources/resource-type.ts';
+import type { StoredEvent } from '../storage/revision-log.ts';
+import {
+  deleteObject,
+  FOREGROUND_FINALIZER,
+  ORPHAN_FINALIZER,
+  removeFinalizer,
+  updateObject,
+} from '../writes.ts';
+
+interface Location {
+  storage: string;
+  key: string;
+  namespace?: string;
+}
+
+const locationId = (l: Location): string => `${l.storage}|${l.key}`;
+
+/** Only objects with owners, or owners being deleted, ever need the collector. */
+function needsCollection(object: KubeObject): boolean {
+  return (
+    (object.metadata.ownerReferences ?? []).length > 0 || object.metadata.deletionTimestamp !== undefined
+  );
+}
+
+export class GarbageCollector {
+  /** uid → where the live object is. */
+  private readonly objects = new Map<string, Location>();
+  /** owner uid → ids of objects referencing it. */
+  private readonly dependents = new Map<string, Set<string>>();
+  private readonly pending = new Map<string, Location>();
+  private scheduled = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly plane: Plane) {
+    for (const storage of plane.log.resources()) {
+      for (const object of plane.log.list(storage)) this.index(storage, object, undefined);
+    }
+    for (const storage of plane.log.resources()) {
+      for (const object of plane.log.list(storage))
+        if (needsCollection(object)) this.examine(this.locate(storage, object));
+    }
+    this.unsubscribe = plane.log.subscribeAll((event) => this.observe(event));
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private locate(storage: string, object: KubeObject): Location {
+    const namespace = object.metadata.namespace || undefined;
+    return { storage, key: `${namespace ?? ''}/${object.metadata.name}`, namespace };
+  }
+
+  private index(storage: string, object: KubeObject | undefined, previous: KubeObject | undefined): void {
+    const location = this.locate(storage, (object ?? previous)!);
+    const id = locationId(location);
+    for (const ref of previous?.metadata.ownerReferences ?? []) this.dependents.get(ref.uid)?.delete(id);
+    if (previous?.metadata.uid) this.objects.delete(previous.metadata.uid);
+    if (!object) return;
+    if (object.metadata.uid) this.objects.set(object.metadata.uid, location);
+    for (const ref of object.metadata.ownerReferences ?? []) {
+      let set = this.dependents.get(ref.uid);
+      if (!set) this.dependents.set(ref.uid, (set = new Set()));
+      set.add(id);
+    }
+  }
+
+  private observe(event: StoredEvent): void {
+    const deleted = event.type === 'DELETED';
+    this.index(event.resource, deleted ? undefined : event.object, event.previous);
+    const location = this.locate(event.resource, event.object);
+    if (!deleted && needsCollection(event.object)) this.examine(location);
+    const uid = event.object.metadata.uid;
+    if (deleted && uid) {
+      for (const id of this.dependents.get(uid) ?? []) this.examineId(id);
+      if ((this.dependents.get(uid)?.size ?? 0) === 0) this.dependents.delete(uid);
+    }
+    // A dependent that changed or went may unblock an owner in foreground deletion.
+    for (const ref of event.object.metadata.ownerReferences ?? []) {
+      const owner = this.objects.get(ref.uid);
+      if (owner) this.examine(owner);
+    }
+  }
+
+  private examineId(id: string): void {
+    const [storage, key] = [id.slice(0, id.indexOf('|')), id.slice(id.indexOf('|') + 1)];
+    const namespace = key.slice(0, key.indexOf('/')) || undefined;
+    this.examine({ storage, key, namespace });
+  }
+
+  private examine(location: Location): void {
+    this.pending.set(locationId(location), location);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.drain());
+  }
+
+  private drain(): void {
+    this.scheduled = false;
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    for (const location of batch) this.process(location);
+  }
+
+  private typeOf(storage: string): ResourceType | undefined {
+    return this.plane.catalog.typesOfStorage(storage)[0];
+  }
+
+  private process(location: Location): void {
+    const stored = this.plane.log.get(location.storage, location.key);
+    const type = this.typeOf(location.storage);
+    if (!stored || !type) return;
+    const object = presentedForm(type, stored);
+    const finalizers = object.metadata.finalizers ?? [];
+    if (object.metadata.deletionTimestamp && finalizers.includes(ORPHAN_FINALIZER)) {
+      this.orphanDependents(object);
+      removeFinalizer(this.plane, type, this.current(location, type)!, ORPHAN_FINALIZER);
+      return;
+    }
+    if (object.metadata.deletionTimestamp && finalizers.includes(FOREGROUND_FINALIZER)) {
+      if (this.deleteDependentsInForeground(object) === 0) {
+        removeFinalizer(this.plane, type, object, FOREGROUND_FINALIZER);
+      }
+      return;
+    }
+    const refs = object.metadata.ownerReferences ?? [];
+    if (
+      refs.length > 0 &&
+      !object.metadata.deletionTimestamp &&
+      refs.every((ref) => !this.ownerResolves(location, ref))
+    ) {
+      deleteObject(this.plane, type, object, { propagationPolicy: 'Background' });
+    }
+  }
+
+  private current(location: Location, type: ResourceType): KubeObject | undefined {
+    const stored = this.plane.log.get(location.storage, location.key);
+    return stored && presentedForm(type, stored);
+  }
+
+  private ownerResolves(dependent: Location, ref: OwnerReference): boolean {
+    const owner = this.objects.get(ref.uid);
+    if (!owner) return false;
+    if (owner.namespace === undefined) return true;
+    return dependent.namespace === owner.namespace;
+  }
+
+  private dependentsOf(owner: KubeObject): { location: Location; type: ResourceType; object: KubeObject }[] {
+    const found = [];
+    for (const id of this.dependents.get(owner.metadata.uid!) ?? []) {
+      const storage = id.slice(0, id.indexOf('|'));
+      const key = id.slice(id.indexOf('|') + 1);
+      const type = this.typeOf(storage);
+      const stored = this.plane.log.get(storage, key);
+      if (!type || !stored) continue;
+      const location = this.locate(storage, stored);
+      if (!this.ownerResolves(location, { uid: owner.metadata.uid! } as OwnerReference)) continue;
+      found.push({ location, type, object: presentedForm(type, stored) });
+    }
+    return found;
+  }
+
+  private orphanDependents(owner: KubeObject): void {
+    for (const { type, object } of this.dependentsOf(owner)) {
+      const ownerReferences = (object.metadata.ownerReferences ?? []).filter(
+        (r) => r.uid !== owner.metadata.uid,
+      );
+      updateObject(
+        this.plane,
+        type,
+        { ...object, metadata: { ...object.metadata, ownerReferences } },
+        object,
+      );
+    }
+  }
+
+  /** Deletes the owner's dependents; returns how many that block the owner remain. */
+  private deleteDependentsInForeground(owner: KubeObject): number {
+    let blocking = 0;
+    for (const { type, object } of this.dependentsOf(owner)) {
+      const hasOwnDependents = (this.dependents.get(object.metadata.uid!)?.size ?? 0) > 0;
+      const result = object.metadata.deletionTimestamp
+        ? { pending: true }
+        : deleteObject(this.plane, type, object, {
+            propagationPolicy: hasOwnDependents ? 'Foreground' : 'Background',
+          });
+      const ref = (object.metadata.ownerReferences ?? []).find((r) => r.uid === owner.metadata.uid);
+      if (result.pending && ref?.blockOwnerDeletion) blocking++;
+    }
+    return blocking;
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * SQLite backend: one plane's revision log kept in one SQLite file (better-sqlite3), so that a
+ * restarted server reloads every object with its resourceVersion, continues the revision
+ * sequence, and resumes watches inside the same window as before.
+ *
+ * Guarantees:
+ * - durability point: `append` returns only after its transaction is committed and the
+ *   write-ahead log is fsynced (`journal_mode = WAL`, `synchronous = FULL`). RevisionLog hands a
+ *   write to `append` before it becomes visible, so no write a client saw acknowledged is lost
+ *   to a crash or a power loss;
+ * - atomicity: one transaction per event inserts it into `events`, applies it to `objects`
+ *   (upsert, or delete for DELETED) and advances `meta.revision`. A failed append leaves the file
+ *   as it was, and RevisionLog then leaves its memory as it was too;
+ * - compaction keeps exactly the events after `compactedThrough`, the window the in-memory log
+ *   keeps, and `objects` keeps the latest state of every live object whatever was compacted;
+ * - one process owns the file: it is locked exclusively from `open` to `close`, and a second
+ *   backend opening it is refused instead of writing a diverging history.
+ *
+ * Worked example (historyLimit 3): writes at revisions 1..8 leave `meta` at revision 8 with
+ * compactedThrough 5, `events` holding 6, 7, 8 and `objects` the latest row of each live key
+ * (a key created at 2 and never touched again keeps revision 2). `load` returns exactly that,
+ * so after a restart `get` answers the same resourceVersions, the next write takes revision 9,
+ * a resume from 5 replays 6, 7, 8, and a resume from 4 answers 410 as it did before.
+ *
+ * Caveats:
+ * - while the backend is open no other connection can read the file, the sqlite3 shell
+ *   included; stop the server, or copy the file and its `-wal`, to inspect it;
+ * - objects are stored as JSON: a field holding `undefined` (an ADDED event's `previous`)
+ *   reloads as absent;
+ * - durability assumes the disk honours fsync;
+ * - corruption is found where `open` and `load` read (every row of every table), not by a full
+ *   integrity check: damage elsewhere, in an index say, surfaces later as a failed write.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { EventType, LogBackend, StoredEvent } from './revision-log.ts';
+
+/**
+ * SQLite's own checkpoints reuse the `-wal` file but never shrink it; a TRUNCATE checkpoint
+ * every this many compactions gives back what a burst of large writes made it grow to.
+ */
+export const COMPACTIONS_PER_CHECKPOINT = 16;
+
+export const damagedDatabase = (path: string, problem: string): string =>
+  `${path} is not a readable revision log: ${problem}. Move it and ${path}-wal aside to start ` +
+  `this plane empty, or restore both from a backup.`;
+
+export const inaccessibleDatabase = (path: string, problem: string): string =>
+  `${path} cannot be opened: ${problem}. Check that no other netpresence process has it open ` +
+  `and that this one may read and write it and its directory.`;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS meta (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    revision INTEGER NOT NULL,
+    compacted_through INTEGER NOT NULL
+  ) STRICT;
+  INSERT OR IGNORE INTO meta (id, revision, compacted_through) VALUES (1, 0, 0);
+  CREATE TABLE IF NOT EXISTS objects (
+    resource TEXT NOT NULL,
+    key TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    object TEXT NOT NULL,
+    PRIMARY KEY (resource, key)
+  ) STRICT;
+  CREATE TABLE IF NOT EXISTS events (
+    revision INTEGER PRIMARY KEY,
+    type TEXT NOT NULL CHECK (type IN ('ADDED', 'MODIFIED', 'DELETED')),
+    resource TEXT NOT NULL,
+    key TEXT NOT NULL,
+    object TEXT NOT NULL,
+    previous TEXT
+  ) STRICT;
+`;
+
+interface MetaRow {
+  revision: number;
+  compactedThrough: number;
+}
+
+interface ObjectRow {
+  resource: string;
+  key: string;
+  revision: number;
+  object: string;
+}
+
+interface EventRow extends ObjectRow {
+  type: EventType;
+  previous: string | null;
+}
+
+export class SqliteBackend implements LogBackend {
+  private compactions = 0;
+  private readonly readMeta: Database.Statement<[], MetaRow>;
+  private readonly readObjects: Database.Statement<[], ObjectRow>;
+  private readonly readEvents: Database.Statement<[], EventRow>;
+  private readonly writeEvent: Database.Transaction<(event: EventRow) => void>;
+  private readonly dropEvents: Database.Transaction<(revision: number) => void>;
+
+  private constructor(
+    private readonly path: string,
+    private readonly db: Database.Database,
+  ) {
+    this.readMeta = db.prepare('SELECT revision, compacted_through AS compactedThrough FROM meta');
+    this.readObjects = db.prepare('SELECT resource, key, revision, object FROM objects');
+    this.readEvents = db.prepare(
+      'SELECT revision, type, resource, key, object, previous FROM events ORDER BY revision',
+    );
+    const insertEvent = db.prepare<EventRow>(
+      'INSERT INTO events (revision, type, resource, key, object, previous) ' +
+        'VALUES (@revision, @type, @resource, @key, @object, @previous)',
+    );
+    const putObject = db.prepare<EventRow>(
+      'INSERT INTO objects (resource, key, revision, object) VALUES (@resource, @key, @revision, @object) ' +
+        'ON CONFLICT (resource, key) DO UPDATE SET revision = excluded.revision, object = excluded.object',
+    );
+    const deleteObject = db.prepare<EventRow>(
+      'DELETE FROM objects WHERE resource = @resource AND key = @key',
+    );
+    const setRevision = db.prepare<[number]>('UPDATE meta SET revision = ?');
+    const deleteEvents = db.prepare<[number]>('DELETE FROM events WHERE revision <= ?');
+    const setCompactedThrough = db.prepare<[number]>('UPDATE meta SET compacted_through = ?');
+    this.writeEvent = db.transaction((row: EventRow) => {
+      insertEvent.run(row);
+      if (row.type === 'DELETED') deleteObject.run(row);
+      else putObject.run(row);
+      setRevision.run(row.revision);
+    });
+    this.dropEvents = db.transaction((revision: number) => {
+      deleteEvents.run(revision);
+      setCompactedThrough.run(revision);
+    });
+  }
+
+  /** Opens the log at `path`, creating missing parent directories, the file and its schema. */
+  static open(path: string): SqliteBackend {
+    let db: Database.Database | undefined;
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      // No busy wait: the only other holder of the lock is another server, and it keeps it.
+      db = new Database(path, { timeout: 0 });
+      // Before the first access, so that the lock is taken then and no shared-memory file exists.
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.exec(SCHEMA);
+      return new SqliteBackend(path, db);
+    } catch (err) {
+      db?.close();
+      throw unreadable(path, err);
+    }
+  }
+
+  /** Reads the whole log; when that fails the file is closed, as nothing more can be done with it. */
+  load(): ReturnType<LogBackend['load']> {
+    try {
+      const meta = this.readMeta.get();
+      if (!meta) throw new Error('the meta row is missing');
+      return {
+        revision: meta.revision,
+        compactedThrough: meta.compactedThrough,
+        objects: this.readObjects.all().map((row) => ({
+          revision: row.revision,
+          type: 'ADDED',
+          resource: row.resource,
+          key: row.key,
+          object: JSON.parse(row.object),
+        })),
+        history: this.readEvents.all().map(toEvent),
+      };
+    } catch (err) {
+      this.db.close();
+      throw unreadable(this.path, err);
+    }
+  }
+
+  append(event: StoredEvent): void {
+    this.writeEvent({
+      revision: event.revision,
+      type: event.type,
+      resource: event.resource,
+      key: event.key,
+      object: JSON.stringify(event.object),
+      previous: event.previous ? JSON.stringify(event.previous) : null,
+    });
+  }
+
+  compact(revision: number): void {
+    this.dropEvents(revision);
+    this.compactions += 1;
+    if (this.compactions % COMPACTIONS_PER_CHECKPOINT === 0) this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function toEvent(row: EventRow): StoredEvent {
+  const event: StoredEvent = {
+    revision: row.revision,
+    type: row.type,
+    resource: row.resource,
+    key: row.key,
+    object: JSON.parse(row.object),
+  };
+  if (row.previous !== null) event.previous = JSON.parse(row.previous);
+  return event;
+}
+
+/**
+ * SQLite and file-system errors carry a code and, except for the two that mean the content is
+ * damaged, point at the environment: a lock, permissions, a full disk. Errors without a code
+ * come from decoding rows, so the content is damaged.
+ */
+function unreadable(path: string, err: unknown): Error {
+  const problem = err instanceof Error ? err.message : String(err);
+  const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
+  const damaged = code === undefined || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
+  return new Error(damaged ? damagedDatabase(path, problem) : inaccessibleDatabase(path, problem), {
+    cause: err,
+  });
+}
