@@ -79,15 +79,24 @@ export interface RawResponse {
   body: string;
 }
 
-/** One JSON request; resolves with the status and body, rejects on a broken connection. */
+/**
+ * One request; resolves with the status and body, rejects on a broken connection. A string or
+ * Buffer body is sent as is, anything else as JSON.
+ */
 export function call(
   target: PlaneTarget,
   method: string,
   path: string,
   body?: unknown,
+  contentType = 'application/json',
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload =
+      body === undefined
+        ? undefined
+        : typeof body === 'string' || Buffer.isBuffer(body)
+          ? body
+          : JSON.stringify(body);
     const req = request(
       `${target.base}${path}`,
       {
@@ -96,7 +105,7 @@ export function call(
         ca: target.ca,
         headers: {
           Authorization: `Bearer ${target.token}`,
-          'Content-Type': 'application/json',
+          'Content-Type': contentType,
           ...(payload ? { 'Content-Length': Buffer.byteLength(payload) } : {}),
         },
       },
