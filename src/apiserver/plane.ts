@@ -7,6 +7,7 @@
  * `kube-system`, as kubectl expects.
  */
 import type { AdmissionPlugin } from './admission.ts';
+import { schemaAdmission } from './admission/schema-admission.ts';
 import { nowRfc3339, type KubeObject } from './objects.ts';
 import { Catalog } from './resources/catalog.ts';
 import { builtinTypes } from './resources/builtins.ts';
@@ -28,7 +29,8 @@ export const INITIAL_NAMESPACES = ['default', 'kube-system'];
 export class Plane {
   readonly log: RevisionLog;
   readonly catalog: Catalog;
-  readonly admission: AdmissionPlugin[] = [];
+  /** Schema admission for custom resources first; what composes the plane may add more. */
+  readonly admission: AdmissionPlugin[] = [schemaAdmission()];
   readonly now: () => Date;
   private readonly namespaceTermination: NamespaceTermination;
   private readonly crdCleanup: CrdCleanup;

@@ -228,6 +228,79 @@ describe('built-in columns', () => {
     assert.deepEqual(table.rows[0].cells, ['creds', 'Opaque', 2, '60m']);
   });
 
+  it('prints an Event as the event printer does, the same from its core and events.k8s.io versions', () => {
+    const coreEvent = {
+      metadata: meta('w1.painted'),
+      type: 'Normal',
+      reason: 'Painted',
+      message: ' widget w1 is red\n',
+      involvedObject: { kind: 'Widget', name: 'w1', fieldPath: 'spec.color' },
+      reportingComponent: 'painter',
+      reportingInstance: 'painter-0',
+      eventTime: '2025-01-01T00:57:59.876543Z',
+    };
+    const eventsEvent = {
+      metadata: meta('w1.painted'),
+      type: 'Normal',
+      reason: 'Painted',
+      note: ' widget w1 is red\n',
+      regarding: { kind: 'Widget', name: 'w1', fieldPath: 'spec.color' },
+      reportingController: 'painter',
+      reportingInstance: 'painter-0',
+      eventTime: '2025-01-01T00:57:59.876543Z',
+    };
+    const table = buildTable(builtinColumns.Event, [coreEvent, eventsEvent], { resourceVersion: '1', now });
+    assert.deepEqual(
+      table.columnDefinitions.map((c) => [c.name, c.priority]),
+      [
+        ['Last Seen', 0],
+        ['Type', 0],
+        ['Reason', 0],
+        ['Object', 0],
+        ['Subobject', 1],
+        ['Source', 1],
+        ['Message', 0],
+        ['First Seen', 1],
+        ['Count', 1],
+        ['Name', 1],
+      ],
+    );
+    const cells = ['2m', 'Normal', 'Painted', 'widget/w1', 'spec.color', 'painter, painter-0'];
+    const expected = [...cells, 'widget w1 is red', '2m', 1, 'w1.painted'];
+    assert.deepEqual(table.rows[0].cells, expected);
+    assert.deepEqual(table.rows[1].cells, expected);
+  });
+
+  it('prints an Event seen again as of its last occurrence, and one never timed as <unknown>', () => {
+    const seenTwice = {
+      metadata: meta('a'),
+      involvedObject: { kind: 'Namespace' },
+      firstTimestamp: '2025-01-01T00:00:00Z',
+      lastTimestamp: '2025-01-01T00:59:30Z',
+      count: 2,
+    };
+    const series = {
+      metadata: meta('b'),
+      regarding: { kind: 'Widget', name: 'w2' },
+      eventTime: '2025-01-01T00:00:00Z',
+      series: { count: 5, lastObservedTime: '2025-01-01T00:59:00Z' },
+    };
+    const untimed = { metadata: meta('c'), source: { component: 'kubelet', host: 'node-1' } };
+    const table = buildTable(builtinColumns.Event, [seenTwice, series, untimed], {
+      resourceVersion: '1',
+      now,
+    });
+    const pick = (cells: unknown[]) => [cells[0], cells[3], cells[5], cells[7], cells[8]];
+    assert.deepEqual(
+      table.rows.map((r) => pick(r.cells)),
+      [
+        ['30s', 'namespace', '', '60m', 2],
+        ['60s', 'widget/w2', '', '60m', 5],
+        ['<unknown>', '', 'kubelet, node-1', '<unknown>', 1],
+      ],
+    );
+  });
+
   it('prints every other kind as Name and Age', () => {
     assert.deepEqual(defaultColumns, [nameColumn, ageColumn]);
     const table = buildTable(defaultColumns, [{ metadata: meta('reader') }], { resourceVersion: '1', now });

@@ -1,0 +1,227 @@
+/**
+ * Validation rules: every `x-kubernetes-validations` rule of a schema, evaluated on the node it
+ * sits on, as apiextensions-apiserver's CEL validator evaluates them.
+ *
+ * Guarantees:
+ * - Each rule is compiled once per schema node (a WeakMap keyed by the node object), on the first
+ *   object that reaches it; a rule that does not compile fails every write that reaches it with
+ *   `rule compile error: …` (the real server would have refused the CRD).
+ * - `self` is the node's value; a rule runs only where the value is present and not null. A rule
+ *   reading `oldSelf` is a transition rule: it runs only when the old object has a correlated
+ *   value — same property, same map key, or the item of a `x-kubernetes-list-type: map` list
+ *   with the same key fields; items of other lists never correlate. With `optionalOldSelf: true`
+ *   it also runs without one, `oldSelf` then being `optional.none()`.
+ * - A rule that is not true fails with `<path>: Invalid value: "<schema type>": <message>`, the
+ *   message being `messageExpression` (when it yields a non-empty single-line string), else
+ *   `message`, else `failed rule: <rule>`; `reason` FieldValueForbidden, FieldValueRequired or
+ *   FieldValueDuplicate words it as those; `fieldPath` (`.a.b`, `['k']`) moves it to that field.
+ *   A rule that errors fails with `<error> evaluating rule: <message or rule>`.
+ *
+ * Example: on `spec.location` with `{rule: "self == oldSelf", message: "spec.location is
+ * immutable"}`, a create passes (no old value), an update changing `spec.location.name` fails
+ * with `spec.location: Invalid value: "object": spec.location is immutable`, and an update that
+ * adds `spec.location` where the old object had none passes.
+ *
+ * Caveats: validation ratcheting (errors on unchanged values downgraded to warnings) and cost
+ * limits are not implemented; rules inside `allOf`/`anyOf`/`oneOf` are not evaluated. Kubernetes
+ * 1.32 words failures with the schema type as the value, as here; later releases print the value.
+ */
+import { isCelError, type CelError } from '@bufbuild/cel';
+import { duplicateValue, forbiddenField, invalidValue, required, type FieldError } from '../errors.ts';
+import { isPlainObject } from '../objects.ts';
+import { celOptional, compileExpression, toCelValue, type Bindings, type Expression } from './cel.ts';
+import {
+  childPath,
+  displayPath,
+  indexPath,
+  isEmbeddedResource,
+  keyPath,
+  mapValueSchema,
+  schemaType,
+  type SchemaNode,
+  type ValidationRule,
+} from './schema-node.ts';
+
+type CompiledRule =
+  | { rule: ValidationRule; check: Expression; message?: Expression; fieldPath: string }
+  | { rule: ValidationRule; error: string };
+
+const compiledRules = new WeakMap<SchemaNode, CompiledRule[]>();
+const subtreeHasRules = new WeakMap<SchemaNode, boolean>();
+
+/** Every failing rule in `object` (and, for transition rules, against `old`). */
+export function validateRules(object: unknown, old: unknown, schema: SchemaNode): FieldError[] {
+  const errors: FieldError[] = [];
+  visit(object, old, schema, '', true, errors);
+  return errors;
+}
+
+function visit(
+  value: unknown,
+  old: unknown,
+  node: SchemaNode,
+  path: string,
+  resourceRoot: boolean,
+  errors: FieldError[],
+) {
+  if (value === null || value === undefined || !hasRules(node)) return;
+  errors.push(...evaluateNode(value, old, node, path, resourceRoot));
+  if (Array.isArray(value) && node.items) {
+    const items = node.items;
+    const oldItem = correlator(node, old);
+    value.forEach((item, i) =>
+      visit(item, oldItem(item), items, indexPath(path, i), isEmbeddedResource(items), errors),
+    );
+  } else if (isPlainObject(value)) {
+    const oldObject = isPlainObject(old) ? old : {};
+    const values = mapValueSchema(node);
+    for (const [key, field] of Object.entries(value)) {
+      const property = node.properties?.[key];
+      const child = property ?? values;
+      if (!child) continue;
+      const at = property ? childPath(path, key) : keyPath(path, key);
+      visit(field, oldObject[key], child, at, isEmbeddedResource(child), errors);
+    }
+  }
+}
+
+function hasRules(node: SchemaNode): boolean {
+  let found = subtreeHasRules.get(node);
+  if (found === undefined) {
+    const children = [...Object.values(node.properties ?? {}), mapValueSchema(node), node.items];
+    found =
+      (node['x-kubernetes-validations']?.length ?? 0) > 0 ||
+      children.some((child) => child && hasRules(child));
+    subtreeHasRules.set(node, found);
+  }
+  return found;
+}
+
+/** Finds an item's old counterpart: by key fields in a list-type map, never in other lists. */
+function correlator(node: SchemaNode, old: unknown): (item: unknown) => unknown {
+  const keyFields = node['x-kubernetes-list-map-keys'] ?? [];
+  if (node['x-kubernetes-list-type'] !== 'map' || !Array.isArray(old)) return () => undefined;
+  const keyOf = (item: unknown) =>
+    JSON.stringify(keyFields.map((k) => (isPlainObject(item) ? item[k] : undefined)));
+  const byKey = new Map(old.map((item) => [keyOf(item), item]));
+  return (item) => byKey.get(keyOf(item));
+}
+
+function evaluateNode(
+  value: unknown,
+  old: unknown,
+  node: SchemaNode,
+  path: string,
+  resourceRoot: boolean,
+): FieldError[] {
+  const rules = rulesOf(node);
+  if (rules.length === 0) return [];
+  const type = schemaType(node);
+  const self = toCelValue(value, node, resourceRoot);
+  const oldSelf = old === undefined || old === null ? undefined : toCelValue(old, node, resourceRoot);
+  const plain: Bindings = oldSelf === undefined ? { self } : { self, oldSelf };
+  const errors: FieldError[] = [];
+  for (const compiled of rules) {
+    if ('error' in compiled) {
+      errors.push(invalidValue(displayPath(path), type, `rule compile error: ${compiled.error}`));
+      continue;
+    }
+    const { rule, check } = compiled;
+    if (check.usesOldSelf && oldSelf === undefined && !rule.optionalOldSelf) continue;
+    const result = check.evaluate(rule.optionalOldSelf ? { self, oldSelf: celOptional(oldSelf) } : plain);
+    if (isCelError(result)) errors.push(invalidValue(displayPath(path), type, runtimeFailure(result, rule)));
+    else if (result !== true)
+      errors.push(ruleFailure(compiled, reportedPath(path, compiled.fieldPath), type, plain));
+  }
+  return errors;
+}
+
+function rulesOf(node: SchemaNode): CompiledRule[] {
+  let rules = compiledRules.get(node);
+  if (!rules) {
+    rules = (node['x-kubernetes-validations'] ?? []).map((rule) => compileRule(rule, node));
+    compiledRules.set(node, rules);
+  }
+  return rules;
+}
+
+function compileRule(rule: ValidationRule, node: SchemaNode): CompiledRule {
+  try {
+    return {
+      rule,
+      check: compileExpression(rule.rule),
+      message: rule.messageExpression ? compileExpression(rule.messageExpression) : undefined,
+      fieldPath: rule.fieldPath ? normalizedFieldPath(rule.fieldPath, node) : '',
+    };
+  } catch (err) {
+    return { rule, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * A rule's `fieldPath` (`.spec.name`, `['a.b']`, `.labels['x']`) as a suffix of its node's path:
+ * `.name` for a property, `[key]` for a map key. Throws when it names no field.
+ */
+function normalizedFieldPath(fieldPath: string, node: SchemaNode): string {
+  const tokens = /\.([^.[\]']+)|\['((?:[^'\\]|\\.)*)'\]/gy;
+  let path = '';
+  let at: SchemaNode | undefined = node;
+  let match: RegExpExecArray | null;
+  while ((match = tokens.exec(fieldPath))) {
+    const name = match[1] ?? match[2].replace(/\\(.)/g, '$1');
+    const property: SchemaNode | undefined = at?.properties?.[name];
+    const values = mapValueSchema(at);
+    if (property) path = `${path}.${name}`;
+    else if (values && !at?.properties) path = keyPath(path, name);
+    else throw new Error(`fieldPath ${fieldPath} does not refer to a valid field`);
+    at = property ?? values;
+    if (tokens.lastIndex === fieldPath.length) return path;
+  }
+  throw new Error(`fieldPath ${fieldPath} is not a valid path`);
+}
+
+/** Where a failure is reported: the node, or the field its rule's `fieldPath` names. */
+function reportedPath(path: string, fieldPath: string): string {
+  return displayPath(`${path}${fieldPath}`.replace(/^\./, ''));
+}
+
+function ruleErrorString(rule: ValidationRule): string {
+  return rule.message?.trim() || rule.rule.trim();
+}
+
+function runtimeFailure(error: CelError, rule: ValidationRule): string {
+  if (error.message.startsWith('found no matching overload')) {
+    return `'${error.message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`;
+  }
+  return `${error.message} evaluating rule: ${ruleErrorString(rule)}`;
+}
+
+function ruleFailure(
+  compiled: { rule: ValidationRule; message?: Expression },
+  field: string,
+  type: string,
+  bindings: Bindings,
+): FieldError {
+  const { rule } = compiled;
+  const detail =
+    evaluatedMessage(compiled.message, bindings) ??
+    (rule.message?.trim() || `failed rule: ${rule.rule.trim()}`);
+  switch (rule.reason) {
+    case 'FieldValueForbidden':
+      return forbiddenField(field, detail);
+    case 'FieldValueRequired':
+      return required(field, detail);
+    case 'FieldValueDuplicate':
+      return duplicateValue(field, type);
+    default:
+      return invalidValue(field, type, detail);
+  }
+}
+
+/** The messageExpression's string, or undefined when it errs or yields no usable message. */
+function evaluatedMessage(message: Expression | undefined, bindings: Bindings): string | undefined {
+  const result = message?.evaluate(bindings);
+  if (typeof result !== 'string') return undefined;
+  const trimmed = result.trim();
+  return trimmed === '' || trimmed.includes('\n') ? undefined : trimmed;
+}

@@ -1,0 +1,385 @@
+/**
+ * The bad-input catalogue: every malformed or invalid request gets the code Kubernetes gives,
+ * a message that names the offending field or value, and leaves the stored objects unchanged.
+ */
+import assert from 'node:assert/strict';
+import { Agent } from 'node:https';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../support/apiserver.ts';
+import { call, type PlaneTarget } from '../support/child-server.ts';
+
+interface Entry {
+  name: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  raw?: string | Buffer;
+  contentType?: string;
+  code: number;
+  reason: string;
+  message: RegExp;
+}
+
+const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
+
+const catalogue: Entry[] = [
+  {
+    name: 'malformed JSON',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps',
+    raw: '{"metadata": {',
+    code: 400,
+    reason: 'BadRequest',
+    message: /could not be decoded as JSON/,
+  },
+  {
+    name: 'a body over 3 MiB',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps',
+    raw: `{"metadata":{"name":"big"},"data":{"x":"${'a'.repeat(3 * 1024 * 1024)}"}}`,
+    code: 413,
+    reason: 'RequestEntityTooLarge',
+    message: /Request entity too large/,
+  },
+  {
+    name: 'an unknown kind',
+    method: 'GET',
+    path: '/apis/example.com/v1/namespaces/default/gadgets',
+    code: 404,
+    reason: 'NotFound',
+    message: /could not find the requested resource/,
+  },
+  {
+    name: 'an unknown version',
+    method: 'GET',
+    path: '/apis/example.com/v9/namespaces/default/widgets',
+    code: 404,
+    reason: 'NotFound',
+    message: /could not find the requested resource/,
+  },
+  {
+    name: 'a wrong apiVersion in the body',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { apiVersion: 'v2', kind: 'ConfigMap', metadata: { name: 'x' } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /API version in the data \("v2"\) does not match the expected API version \(v1\)/,
+  },
+  {
+    name: 'a wrong kind in the body',
+    method: 'POST',
+    path: WIDGETS,
+    body: { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'x' } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /kind in the data \("Gadget"\) does not match the expected kind \(Widget\)/,
+  },
+  {
+    name: 'an invalid object name',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { metadata: { name: 'Not_Valid' } },
+    code: 422,
+    reason: 'Invalid',
+    message: /metadata.name: Invalid value: "Not_Valid": a lowercase RFC 1123 subdomain/,
+  },
+  {
+    name: 'a namespace name that is not a DNS label',
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: { metadata: { name: 'a.b' } },
+    code: 422,
+    reason: 'Invalid',
+    message: /metadata.name: Invalid value: "a.b": a lowercase RFC 1123 label/,
+  },
+  {
+    name: 'no name at all',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { metadata: {} },
+    code: 422,
+    reason: 'Invalid',
+    message: /metadata.name: Required value: name or generateName is required/,
+  },
+  {
+    name: 'a body namespace that differs from the URL',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { metadata: { name: 'x', namespace: 'other' } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /namespace of the provided object does not match/,
+  },
+  {
+    name: 'a PUT whose name differs from the URL',
+    method: 'PUT',
+    path: '/api/v1/namespaces/default/configmaps/kept',
+    body: { metadata: { name: 'other' } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /name of the object \(other\) does not match the name on the URL \(kept\)/,
+  },
+  {
+    name: 'a PUT of a custom resource without resourceVersion',
+    method: 'PUT',
+    path: `${WIDGETS}/w1`,
+    body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 'small' } },
+    code: 422,
+    reason: 'Invalid',
+    message: /metadata.resourceVersion: Invalid value: 0x0: must be specified for an update/,
+  },
+  {
+    name: 'a stale resourceVersion',
+    method: 'PUT',
+    path: '/api/v1/namespaces/default/configmaps/kept',
+    body: { metadata: { name: 'kept', resourceVersion: '1' }, data: { v: 'x' } },
+    code: 409,
+    reason: 'Conflict',
+    message: /configmaps "kept": the object has been modified/,
+  },
+  {
+    name: 'a strategic merge patch on a custom resource',
+    method: 'PATCH',
+    path: `${WIDGETS}/w1`,
+    raw: '{"spec":{"size":"large"}}',
+    contentType: 'application/strategic-merge-patch+json',
+    code: 415,
+    reason: 'UnsupportedMediaType',
+    message:
+      /accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/apply-patch\+yaml/,
+  },
+  {
+    name: 'a JSON patch whose test fails',
+    method: 'PATCH',
+    path: `${WIDGETS}/w1`,
+    raw: '[{"op":"test","path":"/spec/size","value":"large"},{"op":"replace","path":"/spec/size","value":"medium"}]',
+    contentType: 'application/json-patch+json',
+    code: 422,
+    reason: 'Invalid',
+    message: /\/spec\/size/,
+  },
+  {
+    name: 'an apply without fieldManager',
+    method: 'PATCH',
+    path: `${WIDGETS}/w1`,
+    raw: '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w1"}}',
+    contentType: 'application/apply-patch+yaml',
+    code: 400,
+    reason: 'BadRequest',
+    message: /fieldManager: Required value/,
+  },
+  {
+    name: 'an unknown propagationPolicy',
+    method: 'DELETE',
+    path: '/api/v1/namespaces/default/configmaps/kept',
+    body: { propagationPolicy: 'Sideways' },
+    code: 422,
+    reason: 'Invalid',
+    message: /propagationPolicy: Unsupported value: "Sideways"/,
+  },
+  {
+    name: 'a label selector that does not parse',
+    method: 'GET',
+    path: '/api/v1/namespaces/default/configmaps?labelSelector=a%20in%20(b',
+    code: 400,
+    reason: 'BadRequest',
+    message: /unable to parse requirement|found/,
+  },
+  {
+    name: 'a field selector on an unsupported field',
+    method: 'GET',
+    path: '/api/v1/namespaces/default/configmaps?fieldSelector=spec.bogus%3Dx',
+    code: 400,
+    reason: 'BadRequest',
+    message: /field label not supported: spec.bogus/,
+  },
+  {
+    name: 'an unknown dryRun value',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps?dryRun=Some',
+    body: { metadata: { name: 'x' } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /Invalid dry run option: Some/,
+  },
+  {
+    name: 'an unknown fieldValidation value',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps?fieldValidation=Loose',
+    body: { metadata: { name: 'x' } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /fieldValidation: Unsupported value: "Loose"/,
+  },
+  {
+    name: 'a POST to an item path',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps/kept',
+    body: { metadata: { name: 'kept' } },
+    code: 405,
+    reason: 'MethodNotAllowed',
+    message: /does not allow this method/,
+  },
+  {
+    name: 'a custom resource violating its schema',
+    method: 'POST',
+    path: WIDGETS,
+    body: {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w2' },
+      spec: { size: 'huge', replicas: -1 },
+    },
+    code: 422,
+    reason: 'Invalid',
+    message: /spec.size: Unsupported value: "huge": supported values: "small", "medium", "large"/,
+  },
+  {
+    name: 'a custom resource with an unknown field under Strict validation',
+    method: 'POST',
+    path: `${WIDGETS}?fieldValidation=Strict`,
+    body: {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w3' },
+      spec: { size: 'small', bogus: 1 },
+    },
+    code: 400,
+    reason: 'BadRequest',
+    message: /strict decoding error: unknown field "spec.bogus"/,
+  },
+  {
+    name: 'a change to an immutable field',
+    method: 'PATCH',
+    path: `${WIDGETS}/w1`,
+    raw: '{"spec":{"owner":"mallory"}}',
+    contentType: 'application/merge-patch+json',
+    code: 422,
+    reason: 'Invalid',
+    message: /spec.owner: Invalid value: "string": owner is immutable/,
+  },
+  {
+    name: 'a CRD whose name is not plural.group',
+    method: 'POST',
+    path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+    body: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'things.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { plural: 'gizmos', kind: 'Gizmo' },
+        scope: 'Namespaced',
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } },
+        ],
+      },
+    },
+    code: 422,
+    reason: 'Invalid',
+    message: /metadata.name: Invalid value: "things.example.com": must be spec.names.plural\+"."\+spec.group/,
+  },
+];
+
+describe('bad input', () => {
+  let t: TestServer;
+  let target: PlaneTarget;
+
+  before(async () => {
+    t = await startTestServer(['hub']);
+    target = {
+      base: t.server.url('hub'),
+      token: t.server.adminToken,
+      ca: t.server.certificates.caCertPem,
+      agent: new Agent({ keepAlive: true }),
+    };
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { plural: 'widgets', kind: 'Widget' },
+        scope: 'Namespaced',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      size: { type: 'string', enum: ['small', 'medium', 'large'] },
+                      replicas: { type: 'integer', minimum: 0 },
+                      owner: {
+                        type: 'string',
+                        'x-kubernetes-validations': [
+                          { rule: 'self == oldSelf', message: 'owner is immutable' },
+                        ],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    assert.equal(
+      (await call(target, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status,
+      201,
+    );
+    assert.equal(
+      (
+        await call(target, 'POST', WIDGETS, {
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          metadata: { name: 'w1' },
+          spec: { size: 'small', owner: 'alice' },
+        })
+      ).status,
+      201,
+    );
+    assert.equal(
+      (
+        await call(target, 'POST', '/api/v1/namespaces/default/configmaps', {
+          metadata: { name: 'kept' },
+          data: { v: '1' },
+        })
+      ).status,
+      201,
+    );
+  });
+  after(async () => {
+    target.agent.destroy();
+    await t.stop();
+  });
+
+  for (const entry of catalogue) {
+    it(`answers ${entry.code} ${entry.reason} to ${entry.name}, naming the problem, and stores nothing`, async () => {
+      const plane = t.server.plane('hub')!;
+      const revision = plane.log.revision;
+      const before =
+        JSON.stringify(plane.log.list('/configmaps')) + JSON.stringify(plane.log.list('example.com/widgets'));
+      const res = await call(target, entry.method, entry.path, entry.raw ?? entry.body, entry.contentType);
+      assert.equal(res.status, entry.code, res.body);
+      const status = JSON.parse(res.body);
+      assert.equal(status.kind, 'Status');
+      assert.equal(status.reason, entry.reason);
+      assert.equal(status.code, entry.code);
+      assert.match(status.message, entry.message);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(plane.log.revision, revision, 'no write happened');
+      assert.equal(
+        JSON.stringify(plane.log.list('/configmaps')) + JSON.stringify(plane.log.list('example.com/widgets')),
+        before,
+      );
+    });
+  }
+});
