@@ -296,7 +296,8 @@ export function deleteObject(
   const finalizers = [...(old.metadata.finalizers ?? [])];
   if (extra && !finalizers.includes(extra)) finalizers.push(extra);
   if (finalizers.length > 0) {
-    const unchanged = old.metadata.deletionTimestamp && finalizers.length === (old.metadata.finalizers ?? []).length;
+    const unchanged =
+      old.metadata.deletionTimestamp && finalizers.length === (old.metadata.finalizers ?? []).length;
     if (unchanged || options.dryRun) return { object: old, pending: true };
     const startsNow = !old.metadata.deletionTimestamp;
     const marked: KubeObject = {
@@ -309,14 +310,22 @@ export function deleteObject(
         ...(type.hasGeneration && startsNow ? { generation: (old.metadata.generation ?? 0) + 1 } : {}),
       },
     };
-    return { object: presentedForm(type, plane.log.put(type.storage, key, storedForm(type, marked))), pending: true };
+    return {
+      object: presentedForm(type, plane.log.put(type.storage, key, storedForm(type, marked))),
+      pending: true,
+    };
   }
   if (options.dryRun) return { object: old, pending: false };
   return { object: presentedForm(type, plane.log.remove(type.storage, key)!), pending: false };
 }
 
 /** Drops `finalizer` from a stored object; a deleting object whose last finalizer goes is deleted. */
-export function removeFinalizer(plane: Plane, type: ResourceType, object: KubeObject, finalizer: string): void {
+export function removeFinalizer(
+  plane: Plane,
+  type: ResourceType,
+  object: KubeObject,
+  finalizer: string,
+): void {
   const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== finalizer);
   if (finalizers.length === (object.metadata.finalizers ?? []).length) return;
   updateObject(plane, type, { ...object, metadata: { ...object.metadata, finalizers } }, object);
