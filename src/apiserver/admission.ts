@@ -4,12 +4,22 @@
  *
  * Guarantees: plugins run in registration order after the server's own defaults and validation;
  * each may return a changed object or throw an ApiError to refuse the write, in which case
- * nothing is stored. A plugin runs inside the write: it must not await.
+ * nothing is stored. A plugin may add related writes (an allocation hook binding a claim writes
+ * the allocation beside it); they are committed in the same storage transaction as the request's
+ * own write, or not at all. DELETE requests are admitted too (`object` is the stored object).
+ * A plugin runs inside the write: it must not await.
  */
 import type { KubeObject } from './objects.ts';
 import type { ResourceType } from './resources/resource-type.ts';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+/** Another object written with the request: stored as given (server metadata filled), or removed. */
+export interface RelatedWrite {
+  type: ResourceType;
+  object: KubeObject;
+  remove?: boolean;
+}
 
 export interface AdmissionRequest {
   operation: Operation;
@@ -24,6 +34,8 @@ export interface AdmissionRequest {
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
   /** Plugins append warnings here; they are returned in `Warning` headers. */
   warnings: string[];
+  /** Plugins append related writes here; they commit with the request's write. */
+  related: RelatedWrite[];
 }
 
 export interface AdmissionPlugin {

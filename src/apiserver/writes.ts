@@ -13,7 +13,7 @@
  * - every step runs synchronously, so a write is atomic with respect to other requests.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { AdmissionRequest, Operation } from './admission.ts';
+import type { AdmissionRequest, Operation, RelatedWrite } from './admission.ts';
 import {
   alreadyExists,
   ApiError,
@@ -28,7 +28,9 @@ import {
 } from './errors.ts';
 import { clone, compactMetadata, deepEqual, nowRfc3339, specOf, type KubeObject } from './objects.ts';
 import type { Plane } from './plane.ts';
+import type { Change } from './storage/revision-log.ts';
 import {
+  apiVersionOf,
   objectKey,
   presentedForm,
   resourceRef,
@@ -70,6 +72,11 @@ function refuseIfInvalid(type: ResourceType, name: string, errors: FieldError[])
   if (errors.length > 0) throw invalid(type.kind, type.group, name, errors);
 }
 
+interface Admitted {
+  object: KubeObject;
+  related: RelatedWrite[];
+}
+
 function admit(
   plane: Plane,
   operation: Operation,
@@ -77,7 +84,7 @@ function admit(
   object: KubeObject,
   old: KubeObject | undefined,
   options: WriteOptions,
-): KubeObject {
+): Admitted {
   const request: AdmissionRequest = {
     operation,
     type,
@@ -88,9 +95,43 @@ function admit(
     dryRun: options.dryRun ?? false,
     fieldValidation: options.fieldValidation ?? 'Strict',
     warnings: options.warnings ?? [],
+    related: [],
   };
   for (const plugin of plane.admission) request.object = plugin.admit(request);
-  return request.object;
+  return { object: request.object, related: request.related };
+}
+
+/** The storage change of a related write: server metadata kept from the stored object, or new. */
+function relatedChange(plane: Plane, write: RelatedWrite): Change {
+  const { type, object } = write;
+  const key = objectKey(object.metadata.namespace, object.metadata.name!);
+  if (write.remove) return { resource: type.storage, key };
+  const existing = plane.log.get(type.storage, key);
+  const server = existing
+    ? { uid: existing.metadata.uid, creationTimestamp: existing.metadata.creationTimestamp }
+    : {
+        uid: randomUUID(),
+        creationTimestamp: nowRfc3339(plane.now()),
+        ...(type.hasGeneration ? { generation: 1 } : {}),
+      };
+  const stored: KubeObject = {
+    ...object,
+    apiVersion: apiVersionOf(type),
+    kind: type.kind,
+    metadata: compactMetadata({ ...object.metadata, ...server }),
+  };
+  return { resource: type.storage, key, object: storedForm(type, stored) };
+}
+
+/** Commits the request's own change with its related writes in one transaction. */
+function commit(
+  plane: Plane,
+  type: ResourceType,
+  change: Change,
+  related: RelatedWrite[],
+): KubeObject | undefined {
+  const [result] = plane.log.transact([change, ...related.map((w) => relatedChange(plane, w))]);
+  return result && presentedForm(type, result);
 }
 
 function checkNamespace(plane: Plane, type: ResourceType, namespace: string | undefined, name: string): void {
@@ -150,12 +191,17 @@ export function createObject(
   if (type.statusSubresource) delete object.status;
   if (type.prepareForCreate) object = type.prepareForCreate(object);
   refuseIfInvalid(type, name, [...validateName(name, type.nameRule), ...(type.validate?.(object, {}) ?? [])]);
-  object = admit(plane, 'CREATE', type, object, undefined, options);
-  object = { ...object, metadata: compactMetadata(object.metadata) };
   const key = objectKey(meta.namespace, name);
   if (plane.log.get(type.storage, key)) throw alreadyExists(resourceRef(type), name);
+  const admitted = admit(plane, 'CREATE', type, object, undefined, options);
+  object = { ...admitted.object, metadata: compactMetadata(admitted.object.metadata) };
   if (options.dryRun) return object;
-  return presentedForm(type, plane.log.put(type.storage, key, storedForm(type, object)));
+  return commit(
+    plane,
+    type,
+    { resource: type.storage, key, object: storedForm(type, object) },
+    admitted.related,
+  )!;
 }
 
 /** Builds the next object of an update from the request body and the stored object. */
@@ -223,7 +269,8 @@ export function updateObject(
   }
   if (type.prepareForUpdate) next = type.prepareForUpdate(next, old);
   refuseIfInvalid(type, name, type.validate?.(next, { old, subresource: options.subresource }) ?? []);
-  next = admit(plane, 'UPDATE', type, next, old, options);
+  const admitted = admit(plane, 'UPDATE', type, next, old, options);
+  next = admitted.object;
   if (
     type.hasGeneration &&
     !deepEqual(specOf(next, type.statusSubresource), specOf(old, type.statusSubresource))
@@ -231,14 +278,19 @@ export function updateObject(
     next.metadata.generation = (old.metadata.generation ?? 0) + 1;
   }
   next = { ...next, metadata: compactMetadata(next.metadata) };
-  if (deepEqual(next, old)) return old;
+  if (deepEqual(next, old) && admitted.related.length === 0) return old;
   if (options.dryRun) return next;
   const key = objectKey(old.metadata.namespace, name);
-  const stored = plane.log.put(type.storage, key, storedForm(type, next));
+  const stored = commit(
+    plane,
+    type,
+    { resource: type.storage, key, object: storedForm(type, next) },
+    admitted.related,
+  )!;
   if (stored.metadata.deletionTimestamp && (stored.metadata.finalizers ?? []).length === 0) {
     return presentedForm(type, plane.log.remove(type.storage, key)!);
   }
-  return presentedForm(type, stored);
+  return stored;
 }
 
 export interface DeleteOptions {
@@ -264,7 +316,10 @@ function propagationFinalizer(policy: DeleteOptions['propagationPolicy']): strin
 }
 
 /**
- * Deletes `old` now, or marks it for deletion when finalizers hold it. Foreground and Orphan
+ * Deletes `old` now, or marks it for deletion when finalizers hold it. DELETE admission runs
+ * first (a plugin may refuse, or add related writes, which commit with this write — the marking
+ * or the removal; a removal that happens later, when the last finalizer goes, is not admitted
+ * again). Foreground and Orphan
  * propagation add their finalizer (`foregroundDeletion`, `orphan`), which the garbage collector
  * clears once it has deleted (or released) the dependents; Background deletes at once and
  * leaves the dependents to the collector.
@@ -292,6 +347,7 @@ export function deleteObject(
     );
   }
   const key = objectKey(old.metadata.namespace, name);
+  const { related } = admit(plane, 'DELETE', type, old, old, { dryRun: options.dryRun });
   const extra = propagationFinalizer(options.propagationPolicy);
   const finalizers = [...(old.metadata.finalizers ?? [])];
   if (extra && !finalizers.includes(extra)) finalizers.push(extra);
@@ -311,12 +367,17 @@ export function deleteObject(
       },
     };
     return {
-      object: presentedForm(type, plane.log.put(type.storage, key, storedForm(type, marked))),
+      object: commit(
+        plane,
+        type,
+        { resource: type.storage, key, object: storedForm(type, marked) },
+        related,
+      )!,
       pending: true,
     };
   }
   if (options.dryRun) return { object: old, pending: false };
-  return { object: presentedForm(type, plane.log.remove(type.storage, key)!), pending: false };
+  return { object: commit(plane, type, { resource: type.storage, key }, related)!, pending: false };
 }
 
 /** Drops `finalizer` from a stored object; a deleting object whose last finalizer goes is deleted. */

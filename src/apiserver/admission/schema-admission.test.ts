@@ -105,6 +105,7 @@ function request(overrides: Partial<AdmissionRequest>): AdmissionRequest {
     dryRun: false,
     fieldValidation: 'Strict',
     warnings: [],
+    related: [],
     ...overrides,
   };
 }

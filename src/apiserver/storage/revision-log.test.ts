@@ -79,6 +79,28 @@ describe('revision log', () => {
     assert.equal(log.watcherCount(), 0);
   });
 
+  it('commits a transaction with consecutive revisions and tells listeners only once all are applied', () => {
+    const log = new RevisionLog();
+    log.put('/configmaps', 'ns/gone', object('gone'));
+    const seen: string[] = [];
+    log.watch('/configmaps', log.revision, (e) => {
+      seen.push(
+        `${e.type} ${e.object.metadata.name} ${e.revision} ${log.get('/configmaps', 'ns/b') ? 'b-visible' : 'b-missing'}`,
+      );
+    });
+    const results = log.transact([
+      { resource: '/configmaps', key: 'ns/a', object: object('a') },
+      { resource: '/configmaps', key: 'ns/gone' },
+      { resource: '/configmaps', key: 'ns/b', object: object('b') },
+      { resource: '/configmaps', key: 'ns/never' },
+    ]);
+    assert.deepEqual(
+      results.map((o) => o?.metadata.resourceVersion),
+      ['2', '3', '4', undefined],
+    );
+    assert.deepEqual(seen, ['ADDED a 2 b-visible', 'DELETED gone 3 b-visible', 'ADDED b 4 b-visible']);
+  });
+
   it('writes nothing when the backend refuses the event', () => {
     const log = new RevisionLog(100, {
       load: () => ({ revision: 0, compactedThrough: 0, objects: [], history: [] }),

@@ -6,6 +6,8 @@
  *   revisions are strictly increasing and never reused, also across restarts of a durable backend;
  * - a write is visible to readers and delivered to listeners before the call returns, and it is
  *   handed to the backend first: when the backend throws, nothing changed;
+ * - `transact` commits several changes at once: consecutive revisions, one backend call (one
+ *   storage transaction), and listeners hear of them only once all are applied;
  * - the last `historyLimit` events are kept, so a watch can resume strictly after any revision
  *   not older than the window; older resume points are refused (`Expired`, 410).
  *
@@ -37,13 +39,21 @@ export interface StoredEvent {
 /** Where a durable plane keeps its log. Every call must be durable when it returns. */
 export interface LogBackend {
   load(): { revision: number; compactedThrough: number; objects: StoredEvent[]; history: StoredEvent[] };
-  append(event: StoredEvent): void;
+  /** Stores the events of one transaction, all or none. */
+  append(events: StoredEvent[]): void;
   /** Called after the in-memory window dropped events up to `revision`. */
   compact(revision: number): void;
   close(): void;
 }
 
 export type Listener = (event: StoredEvent) => void;
+
+/** One change of a transaction: `object` to store, or absent to remove. */
+export interface Change {
+  resource: string;
+  key: string;
+  object?: KubeObject;
+}
 
 export class RevisionLog {
   private current = 0;
@@ -92,27 +102,41 @@ export class RevisionLog {
 
   /** Stores `object` at the next revision; returns the object with its new resourceVersion. */
   put(resource: string, key: string, object: KubeObject): KubeObject {
-    const previous = this.get(resource, key);
-    const revision = this.current + 1;
-    const stored: KubeObject = {
-      ...object,
-      metadata: { ...object.metadata, resourceVersion: String(revision) },
-    };
-    this.commit({ revision, type: previous ? 'MODIFIED' : 'ADDED', resource, key, object: stored, previous });
-    return stored;
+    return this.transact([{ resource, key, object }])[0]!;
   }
 
   /** Removes the object; returns its last state carrying the deletion revision. */
   remove(resource: string, key: string): KubeObject | undefined {
-    const previous = this.get(resource, key);
-    if (!previous) return undefined;
-    const revision = this.current + 1;
-    const object: KubeObject = {
-      ...previous,
-      metadata: { ...previous.metadata, resourceVersion: String(revision) },
+    if (!this.get(resource, key)) return undefined;
+    return this.transact([{ resource, key }])[0];
+  }
+
+  /**
+   * Applies `changes` atomically, each at the next revision, in order. Returns, per change, the
+   * stored object (or the last state of a removed one; undefined when it removed nothing).
+   */
+  transact(changes: Change[]): (KubeObject | undefined)[] {
+    const events: StoredEvent[] = [];
+    const pending = new Map<string, KubeObject | undefined>();
+    const current = (resource: string, key: string) => {
+      const id = `${resource}|${key}`;
+      return pending.has(id) ? pending.get(id) : this.get(resource, key);
     };
-    this.commit({ revision, type: 'DELETED', resource, key, object, previous });
-    return object;
+    const results = changes.map(({ resource, key, object }) => {
+      const previous = current(resource, key);
+      if (!object && !previous) return undefined;
+      const revision = this.current + events.length + 1;
+      const stored: KubeObject = {
+        ...(object ?? previous!),
+        metadata: { ...(object ?? previous!).metadata, resourceVersion: String(revision) },
+      };
+      const type = !object ? 'DELETED' : previous ? 'MODIFIED' : 'ADDED';
+      events.push({ revision, type, resource, key, object: stored, previous });
+      pending.set(`${resource}|${key}`, object ? stored : undefined);
+      return stored;
+    });
+    if (events.length > 0) this.commit(events);
+    return results;
   }
 
   /**
@@ -163,15 +187,19 @@ export class RevisionLog {
     return this.history.slice(lo);
   }
 
-  private commit(event: StoredEvent): void {
-    this.backend?.append(event);
-    this.current = event.revision;
-    this.apply(event);
-    this.history.push(event);
+  private commit(events: StoredEvent[]): void {
+    this.backend?.append(events);
+    for (const event of events) {
+      this.current = event.revision;
+      this.apply(event);
+      this.history.push(event);
+    }
     if (this.history.length > this.historyLimit * 1.25) this.trimHistory();
-    const set = this.listeners.get(event.resource);
-    if (set) for (const listener of [...set]) listener(event);
-    for (const listener of [...this.everything]) listener(event);
+    for (const event of events) {
+      const set = this.listeners.get(event.resource);
+      if (set) for (const listener of [...set]) listener(event);
+      for (const listener of [...this.everything]) listener(event);
+    }
   }
 
   private apply(event: StoredEvent): void {

@@ -115,7 +115,7 @@ describe('sqlite backend', () => {
     const backend = SqliteBackend.open(path);
     for (let revision = 1; revision <= COMPACTIONS_PER_CHECKPOINT; revision++) {
       const key = `ns/c${revision}`;
-      backend.append({ revision, type: 'ADDED', resource: '/configmaps', key, object: object(key) });
+      backend.append([{ revision, type: 'ADDED', resource: '/configmaps', key, object: object(key) }]);
       if (revision < COMPACTIONS_PER_CHECKPOINT) backend.compact(revision);
     }
     assert.ok(statSync(`${path}-wal`).size > 0);
@@ -145,6 +145,45 @@ describe('sqlite backend', () => {
     const reopened = new RevisionLog(100, SqliteBackend.open(path));
     assert.equal(reopened.revision, 0);
     reopened.close();
+  });
+
+  it('stores a transaction of several changes all together, or none of them', async () => {
+    const path = await newPath();
+    const log = new RevisionLog(100, SqliteBackend.open(path));
+    log.put('/configmaps', 'ns/old', object('old'));
+    const results = log.transact([
+      { resource: '/configmaps', key: 'ns/a', object: object('a') },
+      { resource: '/secrets', key: 'ns/b', object: object('b') },
+      { resource: '/configmaps', key: 'ns/old' },
+    ]);
+    assert.deepEqual(
+      results.map((o) => o?.metadata.resourceVersion),
+      ['2', '3', '4'],
+    );
+    log.close();
+    withDatabase(path, (db) =>
+      db.exec(
+        `CREATE TRIGGER refuse BEFORE INSERT ON objects WHEN NEW.key = 'ns/d' BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
+      ),
+    );
+    const reopened = new RevisionLog(100, SqliteBackend.open(path));
+    assert.deepEqual(
+      reopened.list('/configmaps').map((o) => o.metadata.name),
+      ['a'],
+    );
+    assert.equal(reopened.revision, 4);
+    assert.throws(
+      () =>
+        reopened.transact([
+          { resource: '/configmaps', key: 'ns/c', object: object('c') },
+          { resource: '/configmaps', key: 'ns/d', object: object('d') },
+        ]),
+      /disk full/,
+    );
+    assert.equal(reopened.revision, 4);
+    assert.equal(reopened.get('/configmaps', 'ns/c'), undefined);
+    reopened.close();
+    assert.equal(rowCount(path, 'events'), 4);
   });
 
   it('names a file that is not a database and says what to do', async () => {

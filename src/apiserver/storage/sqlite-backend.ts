@@ -96,7 +96,7 @@ export class SqliteBackend implements LogBackend {
   private readonly readMeta: Database.Statement<[], MetaRow>;
   private readonly readObjects: Database.Statement<[], ObjectRow>;
   private readonly readEvents: Database.Statement<[], EventRow>;
-  private readonly writeEvent: Database.Transaction<(event: EventRow) => void>;
+  private readonly writeEvents: Database.Transaction<(rows: EventRow[]) => void>;
   private readonly dropEvents: Database.Transaction<(revision: number) => void>;
 
   private constructor(
@@ -122,11 +122,13 @@ export class SqliteBackend implements LogBackend {
     const setRevision = db.prepare<[number]>('UPDATE meta SET revision = ?');
     const deleteEvents = db.prepare<[number]>('DELETE FROM events WHERE revision <= ?');
     const setCompactedThrough = db.prepare<[number]>('UPDATE meta SET compacted_through = ?');
-    this.writeEvent = db.transaction((row: EventRow) => {
-      insertEvent.run(row);
-      if (row.type === 'DELETED') deleteObject.run(row);
-      else putObject.run(row);
-      setRevision.run(row.revision);
+    this.writeEvents = db.transaction((rows: EventRow[]) => {
+      for (const row of rows) {
+        insertEvent.run(row);
+        if (row.type === 'DELETED') deleteObject.run(row);
+        else putObject.run(row);
+      }
+      setRevision.run(rows[rows.length - 1].revision);
     });
     this.dropEvents = db.transaction((revision: number) => {
       deleteEvents.run(revision);
@@ -176,15 +178,17 @@ export class SqliteBackend implements LogBackend {
     }
   }
 
-  append(event: StoredEvent): void {
-    this.writeEvent({
-      revision: event.revision,
-      type: event.type,
-      resource: event.resource,
-      key: event.key,
-      object: JSON.stringify(event.object),
-      previous: event.previous ? JSON.stringify(event.previous) : null,
-    });
+  append(events: StoredEvent[]): void {
+    this.writeEvents(
+      events.map((event) => ({
+        revision: event.revision,
+        type: event.type,
+        resource: event.resource,
+        key: event.key,
+        object: JSON.stringify(event.object),
+        previous: event.previous ? JSON.stringify(event.previous) : null,
+      })),
+    );
   }
 
   compact(revision: number): void {

@@ -1,0 +1,42 @@
+/**
+ * IPAM's refusals (apis.md §2.3–§2.6): the cause types a refused IPAM write carries in
+ * `details.causes[].type`, and the messages the embedded IPAM writes.
+ *
+ * Guarantees: netpresence classifies a refusal by its cause type, never by its message; the
+ * messages are for people and name the object to act on.
+ */
+
+export const IpamCause = {
+  Exhausted: 'Exhausted',
+  AllocationRetained: 'AllocationRetained',
+  ClaimExists: 'ClaimExists',
+  ClassNotFound: 'ClassNotFound',
+  NoDefaultClass: 'NoDefaultClass',
+  NoOfferingPool: 'NoOfferingPool',
+  PrefixLengthRejected: 'PrefixLengthRejected',
+  ScopeRolesMissing: 'ScopeRolesMissing',
+  NoProjectScope: 'NoProjectScope',
+} as const;
+export type IpamCause = (typeof IpamCause)[keyof typeof IpamCause];
+
+export const ipamRefusalMessages = {
+  exhausted: (pool: string, prefixLength: number) => `IPPool "${pool}" has no free /${prefixLength} left`,
+  allocationRetained: (claim: string) =>
+    `IPClaim name "${claim}" is held by retained IPAllocation "${claim}"; delete the IPAllocation to reuse the name`,
+  claimExists: (claim: string) => `ipclaims.ipam.miloapis.com "${claim}" already exists`,
+  classNotFound: (className: string) => `IPClass "${className}" does not exist`,
+  noDefaultClass: (family: string) => `no IPClass is marked default for ${family}`,
+  noOfferingPool: (className: string) => `no IPPool offers IPClass "${className}"`,
+  prefixLengthRejected: (prefixLength: number, className: string, min: number, max: number) =>
+    `prefixLength ${prefixLength} is outside what IPClass "${className}" allows (${min}..${max})`,
+  scopeRolesMissing: (className: string, required: string[], missing: string[]) =>
+    `IPClass "${className}" requires scope roles ${required.join(', ')}; the claim lacks ${missing.join(', ')}`,
+  rangeOccupied: (pool: string, count: number) =>
+    `IPPool "${pool}" still has ${count} allocation(s) inside it`,
+  allocationBound: (allocation: string, claim: string) =>
+    `IPAllocation "${allocation}" is bound to IPClaim "${claim}"; delete the claim instead`,
+  poolFieldsSetByIpam: 'parentPoolRef and scope are set by IPAM',
+  claimStatusByIpam: 'IPClaim status is written by IPAM',
+  allocationCreatedByIpam: 'IPAllocations are created by IPAM; create an IPClaim instead',
+  allocationStatusByIpam: 'IPAllocation status is written by IPAM',
+};

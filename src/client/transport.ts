@@ -1,0 +1,87 @@
+/**
+ * Transport: one HTTP request to a plane, addressed and authenticated as its kubeconfig says.
+ *
+ * Guarantees: client-node supplies the TLS trust, client certificates, proxy agent and
+ * credentials (bearer token, basic auth, exec and auth-provider plugins, refreshed per request);
+ * a request path is appended to the path of the cluster's server URL, as client-go does, so a
+ * plane served under a prefix (`https://host:port/planes/hub`) is addressed like a cluster at
+ * the root. `send` resolves with the parsed body of a 2xx response and rejects every other
+ * status with the typed error of its Status body (errors.ts).
+ * Caveats: requests have no timeout of their own, like client-node's, so a hung server hangs
+ * them; and client-node builds a new agent per call, so each request opens its own connection.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { statusErrorFrom } from './errors.ts';
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface PlaneRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** From the API root: `/api/v1/…` or `/apis/<group>/<version>/…`. */
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** The body's media type; JSON when omitted. */
+  contentType?: string;
+}
+
+export const NO_CLUSTER = 'the kubeconfig has no current cluster: set a current context that names one';
+
+function urlOf(kubeConfig: KubeConfig, path: string, query: Query = {}): URL {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error(NO_CLUSTER);
+  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  return url;
+}
+
+/** Issues the request and resolves with the response of any status, its body unread. */
+export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promise<http.IncomingMessage> {
+  const url = urlOf(kubeConfig, request.path, request.query);
+  const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+  const options: https.RequestOptions = {
+    method: request.method,
+    headers: {
+      Accept: 'application/json',
+      ...(payload && {
+        'Content-Type': request.contentType ?? 'application/json',
+        'Content-Length': payload.length,
+      }),
+    },
+  };
+  await kubeConfig.applyToHTTPSOptions(options);
+  const transport = url.protocol === 'http:' ? http : https;
+  return new Promise((resolve, reject) => {
+    const req = transport.request(url, options, resolve);
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function readBody(response: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The typed error for a response that is not 2xx, its body read. */
+export async function errorOf(response: http.IncomingMessage): Promise<Error> {
+  return statusErrorFrom(response.statusCode ?? 0, await readBody(response));
+}
+
+/** Resolves with the parsed body of a 2xx response; rejects with a StatusError otherwise. */
+export async function send(kubeConfig: KubeConfig, request: PlaneRequest): Promise<unknown> {
+  const response = await open(kubeConfig, request);
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status > 299) throw await errorOf(response);
+  return readBody(response);
+}

@@ -1,0 +1,201 @@
+/**
+ * A controller: triggers turn events into typed keys, a workqueue holds them, and workers call
+ * `reconcile(key)` — level-triggered, reading current state, never told what changed.
+ *
+ * Guarantees: one key is never reconciled by two workers at once; a key enqueued while it is
+ * being reconciled is reconciled again afterwards. What happens after a reconcile is decided in
+ * one place, `afterReconcile`:
+ * - success → the key's backoff is forgotten;
+ * - `{ requeueAfterMs > 0 }` → backoff forgotten, key reconciled again after that time (or
+ *   sooner, if enqueued meanwhile);
+ * - TerminalError → backoff forgotten, the error logged, no retry until the key is enqueued again;
+ * - any other error → retried after the rate limiter's delay (5 ms doubling to 1000 s per key,
+ *   under a 10/s burst-100 bucket).
+ * Every reconcile counts in controller_runtime_reconcile_total{result} and its time in
+ * controller_runtime_reconcile_time_seconds, and logs with controller, plane and key — as do
+ * the lines the reconciler writes through the logger it is given.
+ * Assumes: `toString` and `fromString` are inverse and `toString` is injective, so equal keys
+ * dedup; `start` is called after the informers behind the triggers are synced.
+ * Caveat: keys enqueued before `start` wait in the queue; `stop` drops keys not yet started.
+ */
+import type { Clock } from './clock.ts';
+import { controllerLogger, type Logger } from './logging.ts';
+import { processMetrics, type ReconcileResult, type RuntimeMetrics } from './metrics.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import type { Trigger } from './triggers.ts';
+import { WorkQueue } from './workqueue.ts';
+
+/** A failure retrying cannot fix (an invalid spec, say): logged, counted, not retried. */
+export class TerminalError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TerminalError';
+  }
+}
+
+export interface Result {
+  requeueAfterMs?: number;
+}
+
+export interface ControllerOptions<K> {
+  name: string;
+  /** `log` carries this controller's name, the key and its plane: log through it. */
+  reconcile: (key: K, log: Logger) => Promise<Result | void>;
+  toString: (key: K) => string;
+  fromString: (key: string) => K;
+  /** The plane a key names, bound on its log lines; e.g. `(key) => key.plane`. */
+  planeOf?: (key: K) => string | undefined;
+  /** How many keys are reconciled concurrently (never the same key twice). Default 1. */
+  workers?: number;
+  clock: Clock;
+  log: Logger;
+  /** Default: the process's metrics. */
+  metrics?: RuntimeMetrics;
+  /** Default: controller-runtime's. */
+  rateLimiter?: RateLimiter;
+}
+
+type Outcome =
+  | { kind: 'success' }
+  | { kind: 'requeueAfter'; ms: number }
+  | { kind: 'terminal'; error: TerminalError }
+  | { kind: 'error'; error: unknown };
+
+export class Controller<K> {
+  readonly name: string;
+  private readonly options: ControllerOptions<K>;
+  private readonly queue: WorkQueue;
+  private readonly metrics: RuntimeMetrics;
+  private readonly log: Logger;
+  private readonly unsubscribes = new Set<() => void>();
+  private workers: Promise<void>[] | undefined;
+
+  constructor(options: ControllerOptions<K>) {
+    this.name = options.name;
+    this.options = options;
+    this.metrics = options.metrics ?? processMetrics();
+    this.log = controllerLogger(options.log, { controller: options.name });
+    this.queue = new WorkQueue({
+      name: options.name,
+      clock: options.clock,
+      rateLimiter: options.rateLimiter,
+      metrics: this.metrics,
+    });
+  }
+
+  /** Asks for `key` to be reconciled, now or after `afterMs`. */
+  enqueue(key: K, afterMs?: number): void {
+    const keyString = this.options.toString(key);
+    if (afterMs !== undefined && afterMs > 0) this.queue.addAfter(keyString, afterMs);
+    else this.queue.add(keyString);
+  }
+
+  /** Subscribes `trigger`; the returned function unsubscribes it (as `stop` does for all). */
+  watch(trigger: Trigger<K>): () => void {
+    const unsubscribe = trigger((key) => this.enqueue(key));
+    let subscribed = true;
+    const disengage = (): void => {
+      if (!subscribed) return;
+      subscribed = false;
+      this.unsubscribes.delete(disengage);
+      unsubscribe();
+    };
+    this.unsubscribes.add(disengage);
+    return disengage;
+  }
+
+  /** Starts the workers; resolves once they are taking keys. */
+  async start(): Promise<void> {
+    if (this.workers) throw new Error(`controller ${this.name} is already started`);
+    if (this.queue.shuttingDown) throw new Error(`controller ${this.name} is stopped and cannot start again`);
+    const count = Math.max(1, this.options.workers ?? 1);
+    this.log.info({ workers: count }, 'starting workers');
+    this.workers = Array.from({ length: count }, () => this.work());
+  }
+
+  /** Stops taking keys and unsubscribes every trigger; resolves when in-flight reconciles end. */
+  async stop(): Promise<void> {
+    for (const unsubscribe of [...this.unsubscribes]) unsubscribe();
+    this.queue.shutdown();
+    await Promise.all(this.workers ?? []);
+    this.log.info('stopped');
+  }
+
+  private async work(): Promise<void> {
+    for (;;) {
+      const keyString = await this.queue.get();
+      if (keyString === undefined) return;
+      await this.reconcileOne(keyString);
+      this.queue.done(keyString);
+    }
+  }
+
+  private async reconcileOne(keyString: string): Promise<void> {
+    const { clock, reconcile, planeOf } = this.options;
+    const started = clock.now();
+    let log = controllerLogger(this.options.log, { controller: this.name, key: keyString });
+    let outcome: Outcome;
+    try {
+      const key = this.parse(keyString);
+      log = controllerLogger(this.options.log, {
+        controller: this.name,
+        plane: planeOf?.(key),
+        key: keyString,
+      });
+      const result = await reconcile(key, log);
+      const requeueAfterMs = result?.requeueAfterMs ?? 0;
+      outcome = requeueAfterMs > 0 ? { kind: 'requeueAfter', ms: requeueAfterMs } : { kind: 'success' };
+    } catch (error) {
+      outcome = error instanceof TerminalError ? { kind: 'terminal', error } : { kind: 'error', error };
+    }
+    this.metrics.reconcileTime.observe({ controller: this.name }, (clock.now() - started) / 1000);
+    this.afterReconcile(keyString, outcome, log);
+  }
+
+  /** A key string that does not parse never will: terminal. */
+  private parse(keyString: string): K {
+    try {
+      return this.options.fromString(keyString);
+    } catch (error) {
+      throw new TerminalError(`controller ${this.name} cannot parse its key ${JSON.stringify(keyString)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** The retry policy, whole. */
+  private afterReconcile(keyString: string, outcome: Outcome, log: Logger): void {
+    switch (outcome.kind) {
+      case 'success':
+        this.queue.forget(keyString);
+        this.count('success');
+        log.debug('reconciled');
+        return;
+      case 'requeueAfter':
+        this.queue.forget(keyString);
+        this.queue.addAfter(keyString, outcome.ms);
+        this.count('requeue_after');
+        log.debug({ requeueAfterMs: outcome.ms }, 'reconciled, requeueing after a delay');
+        return;
+      case 'terminal':
+        this.queue.forget(keyString);
+        this.count('error');
+        this.metrics.terminalReconcileErrors.inc({ controller: this.name });
+        log.error({ err: outcome.error }, 'reconcile failed terminally; not retrying');
+        return;
+      case 'error':
+        this.queue.addRateLimited(keyString);
+        this.count('error');
+        log.error(
+          { err: outcome.error, retries: this.queue.numRequeues(keyString) },
+          'reconcile failed; retrying with backoff',
+        );
+        return;
+    }
+  }
+
+  private count(result: ReconcileResult): void {
+    this.metrics.reconcileTotal.inc({ controller: this.name, result });
+    if (result === 'error') this.metrics.reconcileErrors.inc({ controller: this.name });
+  }
+}

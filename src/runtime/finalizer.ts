@@ -1,0 +1,97 @@
+/**
+ * Adding and removing one finalizer on an object without clobbering anyone else's.
+ *
+ * Guarantees: the write is a JSON patch that touches only `/metadata/finalizers`, guarded by a
+ * `test` of what the caller observed, so it applies only if nobody changed the finalizers since:
+ * - when the observed object has finalizers, the patch tests the whole list (changes to other
+ *   fields, such as status, do not get in the way);
+ * - when it has none, the patch tests `/metadata/resourceVersion`, because a JSON patch cannot
+ *   test that a field is absent.
+ * A failed test (the server answers 422) is rethrown as a ConflictError, as a stale update would
+ * be: re-read and retry (retryOnConflict), or let the controller requeue. When the object is
+ * already in the desired state no request is made and the object itself is returned; otherwise
+ * the server's updated object is.
+ * Assumes: the object has metadata.name (and namespace, if namespaced) and, when it has no
+ * finalizers, metadata.resourceVersion.
+ */
+import { ConflictError, isInvalid } from '../client/errors.ts';
+import type { JsonPatchOperation, KubeObject, ResourceClient } from '../client/types.ts';
+
+const FINALIZERS = '/metadata/finalizers';
+const RESOURCE_VERSION = '/metadata/resourceVersion';
+
+export function hasFinalizer(object: KubeObject, finalizer: string): boolean {
+  return object.metadata.finalizers?.includes(finalizer) ?? false;
+}
+
+export async function ensureFinalizer<T extends KubeObject>(
+  client: ResourceClient<T>,
+  object: T,
+  finalizer: string,
+): Promise<T> {
+  if (hasFinalizer(object, finalizer)) return object;
+  return patchFinalizers(client, object, [...(object.metadata.finalizers ?? []), finalizer]);
+}
+
+export async function removeFinalizer<T extends KubeObject>(
+  client: ResourceClient<T>,
+  object: T,
+  finalizer: string,
+): Promise<T> {
+  if (!hasFinalizer(object, finalizer)) return object;
+  return patchFinalizers(
+    client,
+    object,
+    object.metadata.finalizers!.filter((f) => f !== finalizer),
+  );
+}
+
+async function patchFinalizers<T extends KubeObject>(
+  client: ResourceClient<T>,
+  object: T,
+  finalizers: string[],
+): Promise<T> {
+  const observed = object.metadata.finalizers ?? [];
+  const guard: JsonPatchOperation =
+    observed.length > 0
+      ? { op: 'test', path: FINALIZERS, value: observed }
+      : { op: 'test', path: RESOURCE_VERSION, value: requireResourceVersion(client, object) };
+  const change: JsonPatchOperation =
+    finalizers.length > 0
+      ? { op: 'add', path: FINALIZERS, value: finalizers }
+      : { op: 'remove', path: FINALIZERS };
+  try {
+    return await client.patchJson(object.metadata.name!, object.metadata.namespace, [guard, change]);
+  } catch (err) {
+    if (isFailedTest(err, guard.path)) {
+      throw new ConflictError(409, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'Conflict',
+        code: 409,
+        message: staleFinalizers(client, object, err.message),
+      });
+    }
+    throw err;
+  }
+}
+
+/** The server refused the patch because our `test` of `path` failed (evanphx/json-patch wording). */
+function isFailedTest(err: unknown, path: string): err is Error {
+  return isInvalid(err) && err.message.includes(path) && /\btest/.test(err.message);
+}
+
+const staleFinalizers = (client: ResourceClient, object: KubeObject, cause: string) =>
+  `Operation cannot be fulfilled on ${client.id.plural} "${object.metadata.name}": its finalizers ` +
+  `changed since it was read (${cause}); read it again and retry`;
+
+function requireResourceVersion(client: ResourceClient, object: KubeObject): string {
+  const resourceVersion = object.metadata.resourceVersion;
+  if (!resourceVersion) {
+    throw new Error(
+      `${client.id.kind} ${object.metadata.name} has no metadata.resourceVersion: pass the object as read from the server`,
+    );
+  }
+  return resourceVersion;
+}

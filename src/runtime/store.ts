@@ -1,0 +1,165 @@
+/**
+ * Store: the in-memory copy of one (plane, resource) that reconcilers read, keyed by
+ * namespace/name, with named indexes.
+ *
+ * Guarantees:
+ * - every index is maintained on every change: after `apply` or `replace` returns, `byIndex`
+ *   answers from the new state; an index added late is built over the objects already held;
+ * - `apply` and `replace` return the events that describe what changed, and nothing else: an
+ *   event carrying the resourceVersion already held is a no-op, a deletion of an unknown object
+ *   is a no-op, an ADDED for a held object is reported as MODIFIED;
+ * - `replace` (a relist) reports the difference between the held state and the listed one:
+ *   ADDED for new keys, MODIFIED for changed resourceVersions, DELETED for keys that are gone —
+ *   which is how consumers learn of deletions that happened while the watch was away;
+ * - a change is atomic: index functions run before anything is modified, so one that throws
+ *   leaves the store as it was.
+ *
+ * Assumes: index functions are pure and fast; callers never mutate the objects they read (the
+ * store hands out the objects it holds, not copies).
+ *
+ * Worked example: the store holds a@3 and b@4; `replace([b@4, c@7])` returns
+ * [ADDED c@7, DELETED a@3] — b is unchanged and reported by nobody.
+ */
+import type { KubeObject } from '../client/types.ts';
+import type { InformerEvent, ObjectStore } from './events.ts';
+
+/** The values an object is filed under in one index; none means it is not in that index. */
+export type IndexFunction<T> = (object: T) => string[];
+
+/** `<namespace>/<name>`; the namespace is empty for cluster-scoped objects. */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return `${namespace ?? ''}/${name}`;
+}
+
+function keyOf(object: KubeObject): string {
+  return objectKey(object.metadata.namespace, object.metadata.name ?? '');
+}
+
+interface NamedIndex<T> {
+  fn: IndexFunction<T>;
+  /** index value → keys of the objects filed under it */
+  entries: Map<string, Set<string>>;
+  /** key → the values its object is filed under, to unfile it on change */
+  valuesOf: Map<string, string[]>;
+}
+
+export class Store<T extends KubeObject = KubeObject> implements ObjectStore<T> {
+  private readonly objects = new Map<string, T>();
+  private readonly indexes = new Map<string, NamedIndex<T>>();
+
+  get size(): number {
+    return this.objects.size;
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.objects.get(objectKey(namespace, name));
+  }
+
+  /** Every object, or every object of one namespace, ordered by key. */
+  list(namespace?: string): T[] {
+    const prefix = namespace === undefined ? undefined : `${namespace}/`;
+    return [...this.objects.keys()]
+      .filter((key) => prefix === undefined || key.startsWith(prefix))
+      .sort()
+      .map((key) => this.objects.get(key)!);
+  }
+
+  /** The objects an index files under `value`, ordered by key. Throws for an unknown index. */
+  byIndex(index: string, value: string): T[] {
+    const named = this.indexes.get(index);
+    if (!named) throw new Error(`the store has no index named ${index}; add it with addIndex first`);
+    const keys = named.entries.get(value);
+    if (!keys) return [];
+    return [...keys].sort().map((key) => this.objects.get(key)!);
+  }
+
+  /**
+   * Adds a named index and files every held object under it. Adding the same function under
+   * the same name again is a no-op (so shared informers can be asked twice); a different
+   * function under a taken name throws.
+   */
+  addIndex(name: string, fn: IndexFunction<T>): void {
+    const existing = this.indexes.get(name);
+    if (existing) {
+      if (existing.fn === fn) return;
+      throw new Error(`the store already has a different index named ${name}`);
+    }
+    const named: NamedIndex<T> = { fn, entries: new Map(), valuesOf: new Map() };
+    const filed = [...this.objects].map(([key, object]) => [key, unique(fn(object))] as const);
+    for (const [key, values] of filed) file(named, key, values);
+    this.indexes.set(name, named);
+  }
+
+  /** Applies one watch event; returns the change it made, or undefined when it changed nothing. */
+  apply(event: InformerEvent<T>): InformerEvent<T> | undefined {
+    const key = keyOf(event.object);
+    const held = this.objects.get(key);
+    if (event.type === 'DELETED') {
+      if (!held) return undefined;
+      this.remove(key);
+      return { type: 'DELETED', object: event.object, previous: held };
+    }
+    if (held && held.metadata.resourceVersion === event.object.metadata.resourceVersion) return undefined;
+    this.put(key, event.object);
+    return held
+      ? { type: 'MODIFIED', object: event.object, previous: held }
+      : { type: 'ADDED', object: event.object };
+  }
+
+  /**
+   * Makes the store hold exactly `objects` (a fresh list); returns the difference as events:
+   * additions and modifications in the list's order, then deletions in key order.
+   */
+  replace(objects: T[]): InformerEvent<T>[] {
+    const listed = new Map(objects.map((object) => [keyOf(object), object]));
+    const changes: InformerEvent<T>[] = [];
+    for (const object of listed.values()) {
+      const change = this.apply({ type: 'ADDED', object });
+      if (change) changes.push(change);
+    }
+    for (const key of [...this.objects.keys()].sort()) {
+      if (listed.has(key)) continue;
+      const held = this.objects.get(key)!;
+      this.remove(key);
+      changes.push({ type: 'DELETED', object: held, previous: held });
+    }
+    return changes;
+  }
+
+  private put(key: string, object: T): void {
+    const filed = [...this.indexes.values()].map((named) => [named, unique(named.fn(object))] as const);
+    this.objects.set(key, object);
+    for (const [named, values] of filed) {
+      unfile(named, key);
+      file(named, key, values);
+    }
+  }
+
+  private remove(key: string): void {
+    this.objects.delete(key);
+    for (const named of this.indexes.values()) unfile(named, key);
+  }
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function file<T>(named: NamedIndex<T>, key: string, values: string[]): void {
+  if (values.length === 0) return;
+  named.valuesOf.set(key, values);
+  for (const value of values) {
+    let keys = named.entries.get(value);
+    if (!keys) named.entries.set(value, (keys = new Set()));
+    keys.add(key);
+  }
+}
+
+function unfile<T>(named: NamedIndex<T>, key: string): void {
+  for (const value of named.valuesOf.get(key) ?? []) {
+    const keys = named.entries.get(value)!;
+    keys.delete(key);
+    if (keys.size === 0) named.entries.delete(value);
+  }
+  named.valuesOf.delete(key);
+}
