@@ -1,0 +1,111 @@
+/**
+ * How controllers are composed: every controller reaches the planes it reads and writes through
+ * a `ManagerContext`, and is described by a `ControllerDefinition` that builds a runtime
+ * Controller with its triggers. `netpresence manager`, `netpresence cell`, the embedded fleet and
+ * the scenario harness all run controllers this one way.
+ *
+ * Guarantees: informers are shared per (plane, resource, options) — two controllers watching
+ * the same kind in the same plane share one reflector; a static plane's informers start on
+ * first use and stop with `close()`; project planes come and go through the PlaneRegistry,
+ * whose informers stop when the plane disengages.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { resourceClient } from '../client/resource-client.ts';
+import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
+import type { Clock } from '../runtime/clock.ts';
+import type { Controller } from '../runtime/controller.ts';
+import { createInformer, type RunningInformer } from '../runtime/informer.ts';
+import type { RuntimeMetrics } from '../runtime/metrics.ts';
+import type { PlaneInformerOptions, PlaneRegistry } from '../runtime/planes.ts';
+
+/** A plane a controller can read (shared informers) and write (clients). */
+export interface PlaneAccess {
+  readonly name: string;
+  readonly kubeConfig: KubeConfig;
+  client<T extends KubeObject>(id: ResourceId): ResourceClient<T>;
+  informer<T extends KubeObject>(id: ResourceId, options?: PlaneInformerOptions<T>): RunningInformer<T>;
+}
+
+export interface ManagerContext {
+  /** Milo's root plane: Projects, Locations, ServiceAvailability. */
+  platform: PlaneAccess;
+  /** The federation hub: bindings, hub copies, ServingLocations, Clusters, policies. */
+  hub: PlaneAccess;
+  /** Project planes, engaged while their Project is Ready. */
+  projects: PlaneRegistry;
+  clock: Clock;
+  log: Logger;
+  metrics: RuntimeMetrics;
+}
+
+export interface ControllerDefinition<C = ManagerContext> {
+  name: string;
+  /**
+   * Builds the controller and subscribes its triggers — on static planes at once, on project
+   * planes as they engage (via `ctx.projects.subscribe`). The caller starts it once the
+   * informers it asked for are synced, and stops it on shutdown.
+   */
+  build(ctx: C): Controller<any>;
+}
+
+function informerKey(id: ResourceId, options: PlaneInformerOptions<KubeObject> = {}): string {
+  return [
+    id.group,
+    id.version,
+    id.plural,
+    options.namespace ?? '',
+    options.labelSelector ?? '',
+    options.fieldSelector ?? '',
+  ].join('|');
+}
+
+/** A plane reached through a kubeconfig for the whole life of the process (platform, hub, a cell). */
+export class StaticPlane implements PlaneAccess {
+  private readonly informers = new Map<string, RunningInformer<any>>();
+  private readonly clients = new Map<string, ResourceClient<any>>();
+
+  constructor(
+    readonly name: string,
+    readonly kubeConfig: KubeConfig,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
+
+  client<T extends KubeObject>(id: ResourceId): ResourceClient<T> {
+    const key = informerKey(id);
+    let client = this.clients.get(key);
+    if (!client) this.clients.set(key, (client = resourceClient<T>(this.kubeConfig, id)));
+    return client as ResourceClient<T>;
+  }
+
+  informer<T extends KubeObject>(id: ResourceId, options: PlaneInformerOptions<T> = {}): RunningInformer<T> {
+    const key = informerKey(id, options as PlaneInformerOptions<KubeObject>);
+    let informer = this.informers.get(key) as RunningInformer<T> | undefined;
+    if (!informer) {
+      informer = createInformer<T>({
+        plane: this.name,
+        client: this.client<T>(id),
+        clock: this.clock,
+        log: this.log,
+        namespace: options.namespace,
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+      });
+      this.informers.set(key, informer);
+      informer.start();
+    }
+    for (const [name, fn] of Object.entries(options.indexes ?? {})) informer.addIndex(name, fn);
+    return informer;
+  }
+
+  /** Resolves once every informer asked for so far has listed. */
+  async synced(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((i) => i.synced()));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((i) => i.stop()));
+    this.informers.clear();
+  }
+}
