@@ -22,7 +22,8 @@ export type StatusReason =
   | 'NotAcceptable'
   | 'RequestEntityTooLarge'
   | 'InternalError'
-  | 'Timeout';
+  | 'Timeout'
+  | 'InsufficientStorage';
 
 export type CauseReason =
   | 'FieldValueRequired'
@@ -42,6 +43,8 @@ export interface StatusCause {
   reason?: string;
   message: string;
   field?: string;
+  /** A cause an extension names for its clients, e.g. IPAM's `Exhausted` (apis.md §2.6). */
+  type?: string;
 }
 
 export interface StatusDetails {

@@ -280,7 +280,7 @@ export class ApiServer {
       await this.serve(resolved.entry, target, req, res, url.searchParams, identity);
     } catch (err) {
       const error = writeError(res, err instanceof MethodNotAllowed ? methodNotAllowed() : err);
-      if (error.code >= 500) this.log.error({ err, path: url.pathname }, 'request failed');
+      if (error.code === 500) this.log.error({ err, path: url.pathname }, 'request failed');
     } finally {
       if (target?.kind !== 'resource' || target.verb !== 'watch') {
         this.log.debug(

@@ -192,8 +192,10 @@ export function createObject(
   if (type.prepareForCreate) object = type.prepareForCreate(object);
   refuseIfInvalid(type, name, [...validateName(name, type.nameRule), ...(type.validate?.(object, {}) ?? [])]);
   const key = objectKey(meta.namespace, name);
-  if (plane.log.get(type.storage, key)) throw alreadyExists(resourceRef(type), name);
+  // Admission before the existence check, as Kubernetes validates before it reaches storage: an
+  // allocation hook may refuse a duplicate with its own cause.
   const admitted = admit(plane, 'CREATE', type, object, undefined, options);
+  if (plane.log.get(type.storage, key)) throw alreadyExists(resourceRef(type), name);
   object = { ...admitted.object, metadata: compactMetadata(admitted.object.metadata) };
   if (options.dryRun) return object;
   return commit(

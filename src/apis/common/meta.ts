@@ -17,7 +17,7 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean;
 }
 
-export interface ObjectMeta {
+export type ObjectMeta = {
   name?: string;
   generateName?: string;
   namespace?: string;
@@ -31,7 +31,7 @@ export interface ObjectMeta {
   annotations?: Record<string, string>;
   ownerReferences?: OwnerReference[];
   finalizers?: string[];
-}
+};
 
 /** A stored object of the kind whose spec/status schema is `S`. */
 export type TypedObject<S extends TSchema> = {

@@ -10,10 +10,11 @@
 import { nowRfc3339, type KubeObject } from '../objects.ts';
 import type { Plane } from '../plane.ts';
 import { CRD_STORAGE } from '../resources/catalog.ts';
-import { objectKey, presentedForm } from '../resources/resource-type.ts';
+import { objectKey, presentedForm, type ResourceType } from '../resources/resource-type.ts';
 import { CRD_CLEANUP_FINALIZER, type CrdSpec } from '../resources/crd.ts';
 import type { StoredEvent } from '../storage/revision-log.ts';
 import { deleteObject } from '../writes.ts';
+import { RETRY_MS } from './garbage-collector.ts';
 
 export class CrdCleanup {
   private readonly pending = new Set<string>();
@@ -45,6 +46,15 @@ export class CrdCleanup {
     }
   }
 
+  /** Deletes one object; a refusal leaves it in place and sweeps again after RETRY_MS. */
+  private tryDelete(type: ResourceType, stored: KubeObject, name: string): void {
+    try {
+      deleteObject(this.plane, type, presentedForm(type, stored));
+    } catch {
+      setTimeout(() => this.schedule(name), RETRY_MS).unref();
+    }
+  }
+
   private schedule(name: string): void {
     if (this.pending.has(name)) return;
     this.pending.add(name);
@@ -63,7 +73,7 @@ export class CrdCleanup {
     const type = this.plane.catalog.typesOfStorage(storage)[0];
     if (type) {
       for (const stored of this.plane.log.list(storage)) {
-        if (!stored.metadata.deletionTimestamp) deleteObject(this.plane, type, presentedForm(type, stored));
+        if (!stored.metadata.deletionTimestamp) this.tryDelete(type, stored, name);
       }
     }
     if (this.plane.log.count(storage) > 0) {

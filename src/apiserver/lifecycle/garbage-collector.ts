@@ -14,7 +14,8 @@
  *   cluster-scoped dependent only cluster-scoped owners; anything else is unresolvable.
  *
  * Work runs in a microtask after the write that caused it, never inside another write, so
- * watchers see events in revision order. Deleting a dependent honours its own finalizers.
+ * watchers see events in revision order. Deleting a dependent honours its own finalizers; a step
+ * that is refused (by an admission plugin) is tried again after RETRY_MS.
  */
 import type { KubeObject, OwnerReference } from '../objects.ts';
 import type { Plane } from '../plane.ts';
@@ -35,6 +36,9 @@ interface Location {
 }
 
 const locationId = (l: Location): string => `${l.storage}|${l.key}`;
+
+/** How soon a refused collection step is tried again. */
+export const RETRY_MS = 1000;
 
 /** Only objects with owners, or owners being deleted, ever need the collector. */
 function needsCollection(object: KubeObject): boolean {
@@ -120,7 +124,14 @@ export class GarbageCollector {
     this.scheduled = false;
     const batch = [...this.pending.values()];
     this.pending.clear();
-    for (const location of batch) this.process(location);
+    for (const location of batch) {
+      try {
+        this.process(location);
+      } catch {
+        // Refused (an admission plugin may hold an object back): look again shortly.
+        setTimeout(() => this.examine(location), RETRY_MS).unref();
+      }
+    }
   }
 
   private typeOf(storage: string): ResourceType | undefined {

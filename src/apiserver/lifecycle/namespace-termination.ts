@@ -13,6 +13,7 @@ import type { Plane } from '../plane.ts';
 import { objectKey, presentedForm, type ResourceType } from '../resources/resource-type.ts';
 import type { StoredEvent } from '../storage/revision-log.ts';
 import { deleteObject } from '../writes.ts';
+import { RETRY_MS } from './garbage-collector.ts';
 
 export const NAMESPACE_STORAGE = '/namespaces';
 
@@ -62,6 +63,15 @@ export class NamespaceTermination {
     }
   }
 
+  /** Deletes one object; a refusal leaves it in place and sweeps again after RETRY_MS. */
+  private tryDelete(type: ResourceType, stored: KubeObject, name: string): void {
+    try {
+      deleteObject(this.plane, type, presentedForm(type, stored));
+    } catch {
+      setTimeout(() => this.schedule(name), RETRY_MS).unref();
+    }
+  }
+
   private schedule(name: string): void {
     if (this.pending.has(name)) return;
     this.pending.add(name);
@@ -84,7 +94,7 @@ export class NamespaceTermination {
     let remaining = 0;
     for (const type of this.namespacedTypes()) {
       for (const stored of this.plane.log.list(type.storage, name)) {
-        if (!stored.metadata.deletionTimestamp) deleteObject(this.plane, type, presentedForm(type, stored));
+        if (!stored.metadata.deletionTimestamp) this.tryDelete(type, stored, name);
         if (this.plane.log.get(type.storage, objectKey(name, stored.metadata.name!))) remaining++;
       }
     }
