@@ -10,20 +10,20 @@
 import { nowRfc3339, type KubeObject } from '../objects.ts';
 import type { Plane } from '../plane.ts';
 import { CRD_STORAGE } from '../resources/catalog.ts';
-import { objectKey, presentedForm, type ResourceType } from '../resources/resource-type.ts';
+import { objectKey } from '../resources/resource-type.ts';
 import { CRD_CLEANUP_FINALIZER, type CrdSpec } from '../resources/crd.ts';
 import type { StoredEvent } from '../storage/revision-log.ts';
-import { deleteObject } from '../writes.ts';
-import { RETRY_MS } from './garbage-collector.ts';
+import { Sweeps } from './sweeps.ts';
 
 export class CrdCleanup {
-  private readonly pending = new Set<string>();
+  private readonly sweeps: Sweeps;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly plane: Plane) {
+    this.sweeps = new Sweeps(plane, (name) => this.sweep(name));
     this.unsubscribe = plane.log.subscribeAll((event) => this.observe(event));
     for (const crd of plane.log.list(CRD_STORAGE)) {
-      if (crd.metadata.deletionTimestamp) this.schedule(crd.metadata.name!);
+      if (crd.metadata.deletionTimestamp) this.sweeps.schedule(crd.metadata.name!);
     }
   }
 
@@ -34,34 +34,16 @@ export class CrdCleanup {
   private observe(event: StoredEvent): void {
     if (event.resource === CRD_STORAGE) {
       if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp)
-        this.schedule(event.object.metadata.name!);
+        this.sweeps.schedule(event.object.metadata.name!);
       return;
     }
     if (event.type !== 'DELETED') return;
     for (const crd of this.plane.log.list(CRD_STORAGE)) {
       const spec = crd.spec as CrdSpec;
       if (crd.metadata.deletionTimestamp && `${spec.group}/${spec.names.plural}` === event.resource) {
-        this.schedule(crd.metadata.name!);
+        this.sweeps.schedule(crd.metadata.name!);
       }
     }
-  }
-
-  /** Deletes one object; a refusal leaves it in place and sweeps again after RETRY_MS. */
-  private tryDelete(type: ResourceType, stored: KubeObject, name: string): void {
-    try {
-      deleteObject(this.plane, type, presentedForm(type, stored));
-    } catch {
-      setTimeout(() => this.schedule(name), RETRY_MS).unref();
-    }
-  }
-
-  private schedule(name: string): void {
-    if (this.pending.has(name)) return;
-    this.pending.add(name);
-    queueMicrotask(() => {
-      this.pending.delete(name);
-      this.sweep(name);
-    });
   }
 
   private sweep(name: string): void {
@@ -73,7 +55,7 @@ export class CrdCleanup {
     const type = this.plane.catalog.typesOfStorage(storage)[0];
     if (type) {
       for (const stored of this.plane.log.list(storage)) {
-        if (!stored.metadata.deletionTimestamp) this.tryDelete(type, stored, name);
+        if (!stored.metadata.deletionTimestamp) this.sweeps.tryDelete(type, stored, name);
       }
     }
     if (this.plane.log.count(storage) > 0) {

@@ -21,6 +21,7 @@ import type { KubeObject, OwnerReference } from '../objects.ts';
 import type { Plane } from '../plane.ts';
 import { presentedForm, type ResourceType } from '../resources/resource-type.ts';
 import type { StoredEvent } from '../storage/revision-log.ts';
+import { RETRY_MS } from './sweeps.ts';
 import {
   deleteObject,
   FOREGROUND_FINALIZER,
@@ -36,9 +37,6 @@ interface Location {
 }
 
 const locationId = (l: Location): string => `${l.storage}|${l.key}`;
-
-/** How soon a refused collection step is tried again. */
-export const RETRY_MS = 1000;
 
 /** Only objects with owners, or owners being deleted, ever need the collector. */
 function needsCollection(object: KubeObject): boolean {

@@ -10,21 +10,21 @@
  */
 import { nowRfc3339, type KubeObject } from '../objects.ts';
 import type { Plane } from '../plane.ts';
-import { objectKey, presentedForm, type ResourceType } from '../resources/resource-type.ts';
+import { objectKey, type ResourceType } from '../resources/resource-type.ts';
 import type { StoredEvent } from '../storage/revision-log.ts';
-import { deleteObject } from '../writes.ts';
-import { RETRY_MS } from './garbage-collector.ts';
+import { Sweeps } from './sweeps.ts';
 
 export const NAMESPACE_STORAGE = '/namespaces';
 
 export class NamespaceTermination {
-  private readonly pending = new Set<string>();
+  private readonly sweeps: Sweeps;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly plane: Plane) {
+    this.sweeps = new Sweeps(plane, (name) => this.sweep(name));
     this.unsubscribe = plane.log.subscribeAll((event) => this.observe(event));
     for (const ns of plane.log.list(NAMESPACE_STORAGE)) {
-      if (ns.metadata.deletionTimestamp) this.schedule(ns.metadata.name!);
+      if (ns.metadata.deletionTimestamp) this.sweeps.schedule(ns.metadata.name!);
     }
   }
 
@@ -50,7 +50,7 @@ export class NamespaceTermination {
   private observe(event: StoredEvent): void {
     if (event.resource === NAMESPACE_STORAGE) {
       if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp)
-        this.schedule(event.object.metadata.name!);
+        this.sweeps.schedule(event.object.metadata.name!);
       return;
     }
     const namespace = event.object.metadata.namespace;
@@ -59,26 +59,8 @@ export class NamespaceTermination {
       namespace &&
       this.plane.namespace(namespace)?.metadata.deletionTimestamp
     ) {
-      this.schedule(namespace);
+      this.sweeps.schedule(namespace);
     }
-  }
-
-  /** Deletes one object; a refusal leaves it in place and sweeps again after RETRY_MS. */
-  private tryDelete(type: ResourceType, stored: KubeObject, name: string): void {
-    try {
-      deleteObject(this.plane, type, presentedForm(type, stored));
-    } catch {
-      setTimeout(() => this.schedule(name), RETRY_MS).unref();
-    }
-  }
-
-  private schedule(name: string): void {
-    if (this.pending.has(name)) return;
-    this.pending.add(name);
-    queueMicrotask(() => {
-      this.pending.delete(name);
-      this.sweep(name);
-    });
   }
 
   private namespacedTypes(): ResourceType[] {
@@ -94,7 +76,7 @@ export class NamespaceTermination {
     let remaining = 0;
     for (const type of this.namespacedTypes()) {
       for (const stored of this.plane.log.list(type.storage, name)) {
-        if (!stored.metadata.deletionTimestamp) this.tryDelete(type, stored, name);
+        if (!stored.metadata.deletionTimestamp) this.sweeps.tryDelete(type, stored, name);
         if (this.plane.log.get(type.storage, objectKey(name, stored.metadata.name!))) remaining++;
       }
     }
