@@ -3,9 +3,11 @@
  */
 import { Command } from 'commander';
 import { apiserverCommand } from './apiserver.ts';
+import { managerCommand } from './manager.ts';
 
 const program = new Command('netpresence')
   .description('Makes a network present in every location it is used.')
-  .addCommand(apiserverCommand());
+  .addCommand(apiserverCommand())
+  .addCommand(managerCommand());
 
 await program.parseAsync(process.argv);

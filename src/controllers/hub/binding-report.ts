@@ -1,0 +1,96 @@
+/**
+ * What the presence controller writes on NetworkBindings: the labels it stamps and the outcome
+ * it reports (controllers.md §5, "Stamp labels", "Stamp UID", "Report").
+ *
+ * Guarantees:
+ * - a stamp is one merge patch of only the labels that are missing or different, and none when
+ *   every binding already carries them; other labels are never touched;
+ * - a report sets `Ready` as conditions.ts does (time moves only with status), with
+ *   `observedGeneration` = the binding's generation, and sets `status.networkContextRef` only
+ *   when it is unset and a ref is given — a ref, once set, survives every regression; the
+ *   status subresource is written only when something changed;
+ * - every binding is attempted; the errors are collected and thrown together.
+ * Both return the bindings as last written (or as given), so a later write in the same
+ * reconcile starts from what the server holds.
+ */
+import type { ConditionStatus } from '../../apis/common/condition.ts';
+import type { NetworkContextRef } from '../../apis/common/refs.ts';
+import {
+  NetworkBindingConditionType,
+  type NetworkBinding,
+} from '../../apis/networking/v1alpha/network-binding.ts';
+import type { ResourceClient } from '../../client/types.ts';
+import { setCondition } from '../shared/conditions.ts';
+import { changedLabels } from '../shared/writes.ts';
+
+export interface BindingOutcome {
+  status: ConditionStatus;
+  reason: string;
+  message: string;
+  ref?: NetworkContextRef;
+}
+
+export interface BindingWriter {
+  client: ResourceClient<NetworkBinding>;
+  now(): number;
+}
+
+/** Merge-patches `labels` onto every binding lacking one of them. */
+export async function stampLabels(
+  bindings: NetworkBinding[],
+  labels: Record<string, string>,
+  writer: BindingWriter,
+): Promise<NetworkBinding[]> {
+  return settleAll(bindings, async (binding) => {
+    const missing = changedLabels(binding, labels);
+    if (!missing) return binding;
+    return writer.client.patchMerge(binding.metadata.name!, binding.metadata.namespace, {
+      metadata: { labels: missing },
+    });
+  });
+}
+
+/** Reports `outcome` on every binding. */
+export async function report(
+  bindings: NetworkBinding[],
+  outcome: BindingOutcome,
+  writer: BindingWriter,
+): Promise<NetworkBinding[]> {
+  return settleAll(bindings, async (binding) => {
+    const status = binding.status ?? {};
+    const conditions = setCondition(
+      status.conditions,
+      {
+        type: NetworkBindingConditionType.Ready,
+        status: outcome.status,
+        reason: outcome.reason,
+        message: outcome.message,
+      },
+      binding.metadata.generation,
+      writer.now(),
+    );
+    const setsRef = status.networkContextRef === undefined && outcome.ref !== undefined;
+    if (conditions === status.conditions && !setsRef) return binding;
+    return writer.client.patchMerge(
+      binding.metadata.name!,
+      binding.metadata.namespace,
+      { status: { conditions, ...(setsRef && { networkContextRef: outcome.ref }) } },
+      { subresource: 'status' },
+    );
+  });
+}
+
+/** Runs `write` on each binding; throws every failure together once all have settled. */
+async function settleAll(
+  bindings: NetworkBinding[],
+  write: (binding: NetworkBinding) => Promise<NetworkBinding>,
+): Promise<NetworkBinding[]> {
+  const results = await Promise.allSettled(bindings.map(write));
+  const failures = results.flatMap((result) =>
+    result.status === 'rejected' ? [result.reason as unknown] : [],
+  );
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1)
+    throw new AggregateError(failures, `${failures.length} bindings could not be written`);
+  return results.map((result) => (result as PromiseFulfilledResult<NetworkBinding>).value);
+}

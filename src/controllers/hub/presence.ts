@@ -1,0 +1,413 @@
+/**
+ * Presence (controllers.md §5): keeps exactly one project-plane NetworkContext per (project
+ * namespace, network, location) for as long as a NetworkBinding on the hub declares it, and
+ * reports the context's readiness on every such binding.
+ *
+ * Guarantees: a context is deleted only when no live, well-directed binding in any hub
+ * namespace of its project namespace holds its pair, only if this controller wrote it (it
+ * carries a network-uid label) and only if it serves that very pair; the hub copy is never
+ * touched. A terminating Network never gets a context, and a context is written only after
+ * every holder carries the Network's UID. Every input that can change an outcome is watched,
+ * so the only timed retry is the 60 s backstop of `ProjectUnresolved`. Writes happen only when
+ * something differs (binding-report.ts, context-projection.ts).
+ * Caveat: a binding never reports its own deletion.
+ */
+import { LOCATION_LABEL, NETWORK_LABEL, NETWORK_UID_LABEL } from '../../apis/common/labels.ts';
+import {
+  locationBindingKind,
+  locationBindingName,
+  type LocationBinding,
+} from '../../apis/networking/v1alpha/location-binding.ts';
+import {
+  networkBindingKind,
+  networkBindingMessages,
+  NetworkBindingReason,
+  type NetworkBinding,
+} from '../../apis/networking/v1alpha/network-binding.ts';
+import {
+  networkContextKind,
+  networkContextName,
+  NetworkContextConditionType,
+  type NetworkContext,
+} from '../../apis/networking/v1alpha/network-context.ts';
+import { networkKind, type Network } from '../../apis/networking/v1alpha/network.ts';
+import { isAlreadyExists } from '../../client/errors.ts';
+import type { KubeObject, ResourceClient } from '../../client/types.ts';
+import { Controller, type Result } from '../../runtime/controller.ts';
+import type { Informer, ObjectStore } from '../../runtime/events.ts';
+import type { EngagedPlane } from '../../runtime/planes.ts';
+import {
+  forObject,
+  generationChanged,
+  labelsChanged,
+  watches,
+  type Trigger,
+} from '../../runtime/triggers.ts';
+import type { ControllerDefinition, ManagerContext } from '../framework.ts';
+import { isConditionTrue } from '../shared/conditions.ts';
+import {
+  hubNamespacesOf,
+  hubNamespacesOfProject,
+  namespaceRoutingIndexes,
+  routeFromStore,
+  type ResolvedNamespace,
+} from '../shared/hub-routing.ts';
+import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
+import { NAMESPACES, resourceIdOf } from '../shared/resource-ids.ts';
+import { report, stampLabels, type BindingOutcome, type BindingWriter } from './binding-report.ts';
+import { contextPatch, newContext, projectContext } from './context-projection.ts';
+import {
+  BY_CONTEXT_NAME,
+  BY_LOCATION,
+  BY_NAMESPACE,
+  BY_NETWORK,
+  BY_PAIR,
+  bindingIndexes,
+  contextNameValue,
+  keyOfBinding,
+  keyOfContext,
+  keysIn,
+  locationValue,
+  namespaceValue,
+  networkValue,
+  pairValue,
+  presenceKeyFromString,
+  presenceKeyString,
+  type PresenceKey,
+} from './presence-keys.ts';
+
+export const name = 'presence';
+
+/** `ProjectUnresolved` is the one outcome no watch covers. */
+export const BACKSTOP_MS = 60_000;
+
+const BINDINGS = resourceIdOf(networkBindingKind);
+const NETWORKS = resourceIdOf(networkKind);
+const CONTEXTS = resourceIdOf(networkContextKind);
+const LOCATION_BINDINGS = resourceIdOf(locationBindingKind);
+
+/** What a reconcile reads in one project plane. */
+export interface ProjectView {
+  networks: ObjectStore<Network>;
+  contexts: ObjectStore<NetworkContext>;
+  locationBindings: ObjectStore<LocationBinding>;
+  contextsClient: ResourceClient<NetworkContext>;
+}
+
+export interface PresenceDeps {
+  bindings: ObjectStore<NetworkBinding>; // hub, with bindingIndexes
+  namespaces: ObjectStore; // hub, with namespaceRoutingIndexes
+  projects: ProjectPlaneWatch<PresenceKey, ProjectView>;
+  writer: BindingWriter;
+  /** Reconcile `key` again at once (a create lost a race). */
+  requeue(key: PresenceKey): void;
+}
+
+export async function reconcile(key: PresenceKey, deps: PresenceDeps): Promise<Result> {
+  const candidates = deps.bindings.byIndex(BY_PAIR, pairValue(key)).filter(isLive);
+  const route = routeFromStore(deps.namespaces, key.hubNamespace);
+  if (!route.resolved) {
+    if (candidates.length === 0) return {};
+    const stamped = await stampLabels(candidates, pairLabels(key), deps.writer);
+    await report(stamped, refusal(NetworkBindingReason.ProjectUnresolved, route.message), deps.writer);
+    return { requeueAfterMs: BACKSTOP_MS };
+  }
+  const holders = candidates.filter((binding) => !isMisdirected(binding, route.projectNamespace));
+  await reportMisdirected(
+    candidates.filter((binding) => isMisdirected(binding, route.projectNamespace)),
+    route,
+    deps,
+  );
+  if (holders.length === 0) {
+    await teardown(key, route, deps);
+    return {};
+  }
+  const stamped = await stampLabels(holders, pairLabels(key), deps.writer);
+  return serve(key, route, stamped, deps);
+}
+
+/** Steps 6–12: the pair has holders in a routable namespace. */
+async function serve(
+  key: PresenceKey,
+  route: ResolvedNamespace,
+  holders: NetworkBinding[],
+  deps: PresenceDeps,
+): Promise<Result> {
+  const { project, projectNamespace } = route;
+  if (!deps.projects.engaged(project)) {
+    const message = networkBindingMessages.projectNotEngaged(project);
+    await report(holders, refusal(NetworkBindingReason.ProjectUnresolved, message), deps.writer);
+    return { requeueAfterMs: BACKSTOP_MS };
+  }
+  const view = deps.projects.view(project);
+  if (!view) return {}; // still listing; the plane's first list wakes this key
+  if (!view.locationBindings.get(undefined, locationBindingName(key.location))) {
+    const message = networkBindingMessages.locationNotAvailable(project, key.location);
+    await report(holders, refusal(NetworkBindingReason.LocationNotAvailable, message), deps.writer);
+    return {};
+  }
+  const network = view.networks.get(projectNamespace, key.network);
+  if (!network || network.metadata.deletionTimestamp) {
+    const message = network
+      ? networkBindingMessages.networkDeleting(key.network, projectNamespace, project)
+      : networkBindingMessages.networkNotFound(key.network, projectNamespace, project);
+    await report(holders, refusal(NetworkBindingReason.NetworkNotFound, message), deps.writer);
+    return {};
+  }
+  const uidStamped = await stampLabels(holders, { [NETWORK_UID_LABEL]: network.metadata.uid! }, deps.writer);
+  const contextName = networkContextName(key.network, key.location);
+  const existing = view.contexts.get(projectNamespace, contextName);
+  const judged = existing && judge(existing, key, network, route);
+  if (judged) {
+    await report(uidStamped, judged, deps.writer);
+    return {};
+  }
+  const context = await projectOnto(existing, key, route, network, view);
+  if (!context) {
+    deps.requeue(key);
+    return {};
+  }
+  await report(
+    uidStamped,
+    readiness(context, { namespace: projectNamespace, name: contextName }),
+    deps.writer,
+  );
+  return {};
+}
+
+/** Step 4: no binding holds the pair any more. */
+async function teardown(key: PresenceKey, route: ResolvedNamespace, deps: PresenceDeps): Promise<void> {
+  const view = deps.projects.view(route.project);
+  if (!view) return;
+  if (heldElsewhere(key, route, deps)) return;
+  const contextName = networkContextName(key.network, key.location);
+  const context = view.contexts.get(route.projectNamespace, contextName);
+  if (!context || context.metadata.deletionTimestamp) return;
+  if (!context.metadata.labels?.[NETWORK_UID_LABEL]) return;
+  if (context.spec.network.name !== key.network || context.spec.location.name !== key.location) return;
+  await view.contextsClient.delete(contextName, route.projectNamespace, {
+    preconditions: { uid: context.metadata.uid },
+  });
+}
+
+/** Another hub namespace of the same project namespace has a holder for the pair. */
+function heldElsewhere(key: PresenceKey, route: ResolvedNamespace, deps: PresenceDeps): boolean {
+  return hubNamespacesOf(deps.namespaces, route.project, route.projectNamespace)
+    .filter((hubNamespace) => hubNamespace !== key.hubNamespace)
+    .some((hubNamespace) =>
+      deps.bindings
+        .byIndex(BY_PAIR, pairValue({ ...key, hubNamespace }))
+        .some((binding) => isLive(binding) && !isMisdirected(binding, route.projectNamespace)),
+    );
+}
+
+/** Step 10: an existing context this pair cannot use (yet), or undefined when it can. */
+function judge(
+  context: NetworkContext,
+  key: PresenceKey,
+  network: Network,
+  route: ResolvedNamespace,
+): BindingOutcome | undefined {
+  const { project, projectNamespace } = route;
+  const contextName = context.metadata.name!;
+  if (context.spec.network.name !== key.network || context.spec.location.name !== key.location) {
+    const message = networkBindingMessages.nameConflict(
+      contextName,
+      projectNamespace,
+      project,
+      { network: context.spec.network.name, location: context.spec.location.name },
+      { network: key.network, location: key.location },
+    );
+    return refusal(NetworkBindingReason.NetworkContextNameConflict, message);
+  }
+  const ref = { namespace: projectNamespace, name: contextName };
+  if (context.metadata.deletionTimestamp)
+    return {
+      ...refusal(NetworkBindingReason.NetworkContextNotReady, networkBindingMessages.contextDeleting),
+      ref,
+    };
+  const controllerRef = context.metadata.ownerReferences?.find((owner) => owner.controller === true);
+  if (controllerRef?.kind === networkKind.kind && controllerRef.uid !== network.metadata.uid)
+    return {
+      ...refusal(NetworkBindingReason.NetworkContextNotReady, networkBindingMessages.contextOfEarlierNetwork),
+      ref,
+    };
+  return undefined;
+}
+
+/** Step 11: the context as projected, or undefined when a create found the name taken. */
+async function projectOnto(
+  existing: NetworkContext | undefined,
+  key: PresenceKey,
+  route: ResolvedNamespace,
+  network: Network,
+  view: ProjectView,
+): Promise<NetworkContext | undefined> {
+  const contextName = networkContextName(key.network, key.location);
+  const projection = projectContext(key, route.clusterNameLabel, route.projectNamespace, network);
+  if (!existing) {
+    try {
+      return await view.contextsClient.create(newContext(contextName, route.projectNamespace, projection));
+    } catch (err) {
+      if (isAlreadyExists(err)) return undefined;
+      throw err;
+    }
+  }
+  const patch = contextPatch(existing, projection);
+  return patch ? view.contextsClient.patchMerge(contextName, route.projectNamespace, patch) : existing;
+}
+
+function readiness(context: NetworkContext, ref: BindingOutcome['ref']): BindingOutcome {
+  return isConditionTrue(context.status?.conditions, NetworkContextConditionType.Ready)
+    ? {
+        status: 'True',
+        reason: NetworkBindingReason.NetworkContextReady,
+        message: networkBindingMessages.contextReady,
+        ref,
+      }
+    : {
+        ...refusal(NetworkBindingReason.NetworkContextNotReady, networkBindingMessages.contextNotReady),
+        ref,
+      };
+}
+
+async function reportMisdirected(
+  misdirected: NetworkBinding[],
+  route: ResolvedNamespace,
+  deps: PresenceDeps,
+): Promise<void> {
+  await Promise.all(
+    misdirected.map((binding) => {
+      const message = networkBindingMessages.misdirected(
+        binding.spec.network.name,
+        binding.spec.network.namespace!,
+        route.project,
+        route.projectNamespace,
+      );
+      return report([binding], refusal(NetworkBindingReason.NetworkNotFound, message), deps.writer);
+    }),
+  );
+}
+
+function refusal(reason: string, message: string): BindingOutcome {
+  return { status: 'False', reason, message };
+}
+
+function pairLabels(key: PresenceKey): Record<string, string> {
+  return { [NETWORK_LABEL]: key.network, [LOCATION_LABEL]: key.location };
+}
+
+function isLive(object: KubeObject): boolean {
+  return !object.metadata.deletionTimestamp;
+}
+
+function isMisdirected(binding: NetworkBinding, projectNamespace: string): boolean {
+  const given = binding.spec.network.namespace;
+  return given !== undefined && given !== '' && given !== projectNamespace;
+}
+
+/** The hub triggers; project-plane triggers come and go with the planes (`watchProject`). */
+export function triggers(
+  bindings: Informer<NetworkBinding>,
+  namespaces: Informer,
+  projects: ProjectPlaneWatch<PresenceKey, ProjectView>,
+): Trigger<PresenceKey>[] {
+  return [
+    forObject(bindings, keyOfBinding),
+    watches(
+      namespaces,
+      (event) => keysIn(bindings.store, BY_NAMESPACE, namespaceValue(event.object.metadata.name!)),
+      labelsChanged,
+    ),
+    projects.trigger(),
+  ];
+}
+
+/** What presence reads and watches in one engaged project plane. */
+function watchProject(
+  plane: EngagedPlane,
+  bindings: ObjectStore<NetworkBinding>,
+  namespaces: ObjectStore,
+): PlaneWatch<PresenceKey, ProjectView> {
+  const networks = plane.informer<Network>(NETWORKS);
+  const contexts = plane.informer<NetworkContext>(CONTEXTS);
+  const locationBindings = plane.informer<LocationBinding>(LOCATION_BINDINGS);
+  const hubNamespaces = (projectNamespace: string) =>
+    hubNamespacesOf(namespaces, plane.project, projectNamespace);
+  const contextKeys = (context: NetworkContext): PresenceKey[] =>
+    hubNamespaces(context.metadata.namespace!).flatMap((hubNamespace) => [
+      ...keysIn(bindings, BY_CONTEXT_NAME, contextNameValue(hubNamespace, context.metadata.name!)),
+      // The pair a context this controller wrote serves, even when no binding names it any
+      // more: a binding deleted while the plane was away still tears its context down.
+      ...(context.metadata.labels?.[NETWORK_UID_LABEL] ? [keyOfContext(hubNamespace, context)] : []),
+    ]);
+  const everyKey = (): PresenceKey[] => [
+    ...hubNamespacesOfProject(namespaces, plane.project).flatMap((hubNamespace) =>
+      keysIn(bindings, BY_NAMESPACE, namespaceValue(hubNamespace)),
+    ),
+    ...contexts.store.list().flatMap(contextKeys),
+  ];
+  return {
+    view: {
+      networks: networks.store,
+      contexts: contexts.store,
+      locationBindings: locationBindings.store,
+      contextsClient: plane.client<NetworkContext>(CONTEXTS),
+    },
+    informers: [networks, contexts, locationBindings],
+    triggers: [
+      watches(
+        networks,
+        (event) =>
+          hubNamespaces(event.object.metadata.namespace!).flatMap((hubNamespace) =>
+            keysIn(bindings, BY_NETWORK, networkValue(hubNamespace, event.object.metadata.name!)),
+          ),
+        generationChanged,
+      ),
+      watches(contexts, (event) => [
+        ...contextKeys(event.object),
+        ...(event.previous ? contextKeys(event.previous) : []),
+      ]),
+      watches(
+        locationBindings,
+        (event) =>
+          hubNamespacesOfProject(namespaces, plane.project).flatMap((hubNamespace) =>
+            keysIn(bindings, BY_LOCATION, locationValue(hubNamespace, event.object.metadata.name!)),
+          ),
+        (event) => event.type !== 'MODIFIED',
+      ),
+    ],
+    keys: everyKey,
+  };
+}
+
+export const presenceController: ControllerDefinition = {
+  name,
+  build(ctx: ManagerContext): Controller<PresenceKey> {
+    const bindings = ctx.hub.informer<NetworkBinding>(BINDINGS, { indexes: bindingIndexes });
+    const namespaces = ctx.hub.informer(NAMESPACES, { indexes: namespaceRoutingIndexes });
+    const projects = new ProjectPlaneWatch<PresenceKey, ProjectView>(ctx.projects, (plane) =>
+      watchProject(plane, bindings.store, namespaces.store),
+    );
+    const deps: PresenceDeps = {
+      bindings: bindings.store,
+      namespaces: namespaces.store,
+      projects,
+      writer: { client: ctx.hub.client<NetworkBinding>(BINDINGS), now: () => ctx.clock.now() },
+      requeue: (key) => controller.enqueue(key),
+    };
+    const controller: Controller<PresenceKey> = new Controller<PresenceKey>({
+      name,
+      reconcile: (key) => reconcile(key, deps),
+      toString: presenceKeyString,
+      fromString: presenceKeyFromString,
+      planeOf: () => ctx.hub.name,
+      workers: 4,
+      clock: ctx.clock,
+      log: ctx.log,
+      metrics: ctx.metrics,
+    });
+    for (const trigger of triggers(bindings, namespaces, projects)) controller.watch(trigger);
+    return controller;
+  },
+};

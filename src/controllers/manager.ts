@@ -1,0 +1,220 @@
+/**
+ * The manager: every controller `netpresence manager` runs, against real control planes — the
+ * project-plane controllers (network, networkcontext, replicator) in every replica, and the
+ * hub-resident ones (presence, location publisher) only in the replica holding the Lease
+ * `netpresence-manager` in `kube-system` of the hub — with a Prometheus endpoint and health
+ * probes.
+ *
+ * Guarantees:
+ * - project planes are discovered from `Project` objects on the platform and reached at the Milo
+ *   path under the platform's server (`projectKubeConfig`); a plane is engaged while its Project
+ *   is Ready;
+ * - controllers start only after the informers they asked for have listed; the hub-resident
+ *   controllers are built afresh for each term of leadership and stopped when it ends, so two
+ *   replicas never run them at once;
+ * - `/healthz` answers 200 while the process serves; `/readyz` answers 200 once the platform
+ *   and hub informers have listed and every engaged project plane has been taken up, 503 before;
+ *   `/metrics` serves the Prometheus text of the manager's metrics;
+ * - `stop()` ends leadership (releasing the Lease), stops every controller, disengages every
+ *   project plane, closes every informer and both listeners.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../runtime/clock.ts';
+import type { Controller } from '../runtime/controller.ts';
+import {
+  LEASES,
+  NAMESPACES,
+  runLeaderElection,
+  type Lease,
+  type LeaderElection,
+  type LeaseTiming,
+} from '../runtime/leader-election.ts';
+import { metricsText, RuntimeMetrics } from '../runtime/metrics.ts';
+import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
+import { StaticPlane, type ControllerDefinition, type ManagerContext } from './framework.ts';
+import { locationPublisherController } from './hub/location-publisher.ts';
+import { presenceController } from './hub/presence.ts';
+import { networkController } from './project/network.ts';
+import { networkContextController } from './project/networkcontext.ts';
+import { replicatorController } from './project/replicator.ts';
+
+export const MANAGER_LEASE = 'netpresence-manager';
+export const MANAGER_LEASE_NAMESPACE = 'kube-system';
+
+/** Run in every replica (sharded by project once sharding lands). */
+export const PROJECT_CONTROLLERS: ControllerDefinition[] = [
+  networkController,
+  networkContextController,
+  replicatorController,
+];
+/** Run by the Lease holder only. */
+export const HUB_CONTROLLERS: ControllerDefinition[] = [presenceController, locationPublisherController];
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export interface ManagerOptions {
+  hub: KubeConfig;
+  platform: KubeConfig;
+  log: Logger;
+  clock?: Clock;
+  metricsAddr?: ListenAddress;
+  healthAddr?: ListenAddress;
+  /** The Lease holder identity; default `<hostname>_<random>`. */
+  identity?: string;
+  leaseTiming?: Partial<LeaseTiming>;
+  projectControllers?: ControllerDefinition[];
+  hubControllers?: ControllerDefinition[];
+}
+
+export interface Manager {
+  ctx: ManagerContext;
+  /** Where `/metrics` is served, when asked for. */
+  metricsUrl?: string;
+  /** Where `/healthz` and `/readyz` are served, when asked for. */
+  healthUrl?: string;
+  ready(): boolean;
+  isLeader(): boolean;
+  stop(): Promise<void>;
+}
+
+export async function startManager(options: ManagerOptions): Promise<Manager> {
+  const clock = options.clock ?? systemClock;
+  const { log } = options;
+  const platform = new StaticPlane('platform', options.platform, clock, log);
+  const hub = new StaticPlane('hub', options.hub, clock, log);
+  const projects = new PlaneRegistry({
+    projects: platform.informer<ProjectLike>(PROJECTS),
+    kubeConfigFor: (project) => projectKubeConfig(options.platform, project),
+    log,
+    clock,
+  });
+  const ctx: ManagerContext = { platform, hub, projects, clock, log, metrics: new RuntimeMetrics() };
+  let ready = false;
+
+  const listeners: Server[] = [];
+  const metricsUrl =
+    options.metricsAddr && (await listen(options.metricsAddr, metricsHandler(ctx), listeners));
+  const healthUrl =
+    options.healthAddr &&
+    (await listen(
+      options.healthAddr,
+      healthHandler(() => ready),
+      listeners,
+    ));
+
+  projects.start();
+  const projectControllers = (options.projectControllers ?? PROJECT_CONTROLLERS).map((definition) =>
+    definition.build(ctx),
+  );
+  await Promise.all([platform.synced(), hub.synced(), projects.settled()]);
+  for (const controller of projectControllers) await controller.start();
+  ready = true;
+
+  const election = leadHubControllers(ctx, [platform, hub], options);
+  log.info({ metricsUrl, healthUrl }, 'netpresence manager started');
+
+  return {
+    ctx,
+    metricsUrl,
+    healthUrl,
+    ready: () => ready,
+    isLeader: () => election.isLeader(),
+    async stop() {
+      ready = false;
+      await election.stop();
+      for (const controller of projectControllers) await controller.stop();
+      await projects.stop();
+      await Promise.all([platform.close(), hub.close()]);
+      await Promise.all(
+        listeners.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+      );
+    },
+  };
+}
+
+/** Runs the hub-resident controllers for as long as this replica holds the Lease. */
+function leadHubControllers(
+  ctx: ManagerContext,
+  planes: StaticPlane[],
+  options: ManagerOptions,
+): LeaderElection {
+  const definitions = options.hubControllers ?? HUB_CONTROLLERS;
+  return runLeaderElection({
+    client: ctx.hub.client<Lease>(LEASES),
+    namespacesClient: ctx.hub.client(NAMESPACES),
+    name: MANAGER_LEASE,
+    namespace: MANAGER_LEASE_NAMESPACE,
+    identity: options.identity ?? `${hostname()}_${randomBytes(4).toString('hex')}`,
+    log: ctx.log,
+    clock: ctx.clock,
+    timing: options.leaseTiming,
+    async onStartedLeading(signal) {
+      const controllers: Controller<unknown>[] = definitions.map((definition) => definition.build(ctx));
+      try {
+        await Promise.all(planes.map((plane) => plane.synced()));
+        if (!signal.aborted) for (const controller of controllers) await controller.start();
+        await new Promise<void>((resolve) => {
+          if (signal.aborted) resolve();
+          else signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+      } finally {
+        for (const controller of controllers) await controller.stop().catch(() => undefined);
+      }
+    },
+    onStoppedLeading() {
+      ctx.log.info('no longer leading; hub-resident controllers stop');
+    },
+  });
+}
+
+type Handler = (path: string) => Promise<{ status: number; contentType: string; body: string }>;
+
+function metricsHandler(ctx: ManagerContext): Handler {
+  return async (path) =>
+    path === '/metrics'
+      ? { status: 200, contentType: ctx.metrics.contentType, body: await metricsText(ctx.metrics) }
+      : notFound(path);
+}
+
+function healthHandler(ready: () => boolean): Handler {
+  return async (path) => {
+    if (path === '/healthz') return { status: 200, contentType: 'text/plain', body: 'ok' };
+    if (path === '/readyz')
+      return ready()
+        ? { status: 200, contentType: 'text/plain', body: 'ok' }
+        : { status: 503, contentType: 'text/plain', body: 'informers are not synced yet' };
+    return notFound(path);
+  };
+}
+
+function notFound(path: string) {
+  return { status: 404, contentType: 'text/plain', body: `nothing is served at ${path}` };
+}
+
+/** Serves `handler` on `address`; resolves with its URL once listening. */
+async function listen(address: ListenAddress, handler: Handler, servers: Server[]): Promise<string> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    handler(path).then(
+      ({ status, contentType, body }) =>
+        response.writeHead(status, { 'Content-Type': contentType }).end(body),
+      (err: unknown) => response.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(err)),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(address.port, address.host, () => resolve());
+  });
+  servers.push(server);
+  const { port } = server.address() as AddressInfo;
+  const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+  return `http://${host}:${port}`;
+}

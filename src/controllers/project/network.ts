@@ -1,0 +1,326 @@
+/**
+ * Network controller (controllers.md §3): holds a network's IPv6 range (its /48) through an IPAM
+ * ScopeRange claim while the network lives, publishes it in `status.ipam`, and on deletion
+ * removes the network's contexts first and gives the range back last.
+ *
+ * Guarantees:
+ * - the claim is `network-<uid>` in the network's namespace, so every pass and every restart
+ *   finds the one claim an earlier pass made;
+ * - a deleting network keeps `network-controller` until every context that belongs to it (by
+ *   controller reference UID, else by `spec.network.name`) is gone, and keeps
+ *   `network-prefix-release` until IPAM has let go of the range;
+ * - `Ready` follows `IPAMAllocated` whenever that exists; status is written once per pass and only
+ *   when it changed; no owner references are written.
+ * Caveat: a /48 held earlier stays held after the network stops asking for one (Policy mode, or
+ * IPv6 dropped), until the network is deleted.
+ */
+import type { IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import { ipClaimKind, networkPrefixClaimName } from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import { NETWORK_CLASS } from '../../apis/ipam/v1alpha1/default-set.ts';
+import { networkScope } from '../../apis/ipam/v1alpha1/scope.ts';
+import {
+  NETWORK_CONTROLLER_FINALIZER,
+  NETWORK_PREFIX_RELEASE_FINALIZER,
+  NetworkConditionType,
+  networkKind,
+  networkMessages,
+  NetworkReason,
+  type Network,
+} from '../../apis/networking/v1alpha/network.ts';
+import { networkContextKind, type NetworkContext } from '../../apis/networking/v1alpha/network-context.ts';
+import type { NetworkPrefixRef } from '../../apis/common/refs.ts';
+import type { ResourceClient } from '../../client/types.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { Controller, type Result } from '../../runtime/controller.ts';
+import type { InformerEvent, ObjectStore } from '../../runtime/events.ts';
+import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import type { EngagedPlane } from '../../runtime/planes.ts';
+import { forObject, watches } from '../../runtime/triggers.ts';
+import type { ControllerDefinition } from '../framework.ts';
+import { backstop } from '../shared/backstop.ts';
+import { findCondition, readyFollowing, setCondition, type DesiredCondition } from '../shared/conditions.ts';
+import { holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
+import {
+  planeOfKey,
+  projectObjectKeyFromString,
+  projectObjectKeyString,
+  type ProjectObjectKey,
+} from '../shared/project-object-key.ts';
+import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
+import { resourceIdOf } from '../shared/resource-ids.ts';
+import { patchStatus, unlessStale } from '../shared/writes.ts';
+
+export const name = 'network';
+
+export interface NetworkConfig {
+  /** The IPClass of a network's range; empty: no network claims anything. */
+  networkClass: string;
+}
+
+/** What one reconcile reads and writes in an engaged project plane. */
+export interface NetworkPlaneView {
+  project: string;
+  networks: ObjectStore<Network>;
+  contexts: ObjectStore<NetworkContext>;
+  networkClient: ResourceClient<Network>;
+  contextClient: ResourceClient<NetworkContext>;
+  ipam: IpamAccess;
+}
+
+export interface NetworkDeps {
+  planes: ProjectPlaneWatch<ProjectObjectKey, NetworkPlaneView>;
+  config: NetworkConfig;
+  clock: Clock;
+}
+
+export async function reconcile(key: ProjectObjectKey, deps: NetworkDeps): Promise<Result | void> {
+  const plane = deps.planes.view(key.project);
+  if (!plane) return; // engagement and the first list bring the key back
+  const stored = plane.networks.get(key.namespace, key.name);
+  if (!stored) return;
+  const network = await finalizeContexts(stored, plane);
+  if (!network) return; // context events bring the key back
+  if (network.metadata.deletionTimestamp) return releasePrefix(network, plane, deps);
+  if (deps.config.networkClass === '') {
+    return report(network, plane, deps, { readyMessage: networkMessages.noAddressService });
+  }
+  if (!claimsAddressSpace(network)) {
+    return report(network, plane, deps, { readyMessage: networkMessages.claimsNoAddressSpace });
+  }
+  return holdPrefix(network, plane, deps);
+}
+
+/** Step 2: the network-controller finalizer; undefined while belonging contexts remain. */
+async function finalizeContexts(network: Network, plane: NetworkPlaneView): Promise<Network | undefined> {
+  if (!network.metadata.deletionTimestamp) {
+    return ensureFinalizer(plane.networkClient, network, NETWORK_CONTROLLER_FINALIZER);
+  }
+  if (!hasFinalizer(network, NETWORK_CONTROLLER_FINALIZER)) return network;
+  const belonging = plane.contexts.list(network.metadata.namespace).filter((c) => belongsTo(c, network));
+  await Promise.all(
+    belonging
+      .filter((context) => !context.metadata.deletionTimestamp)
+      .map((context) =>
+        plane.contextClient.delete(context.metadata.name!, context.metadata.namespace, {
+          preconditions: { uid: context.metadata.uid },
+        }),
+      ),
+  );
+  if (belonging.length > 0) return undefined;
+  return removeFinalizer(plane.networkClient, network, NETWORK_CONTROLLER_FINALIZER);
+}
+
+/** A context with a controller reference belongs by its UID; one without, by the network's name. */
+function belongsTo(context: NetworkContext, network: Network): boolean {
+  const controller = context.metadata.ownerReferences?.find((ref) => ref.controller === true);
+  if (controller) return controller.uid === network.metadata.uid;
+  return context.spec.network.name === network.metadata.name;
+}
+
+function claimsAddressSpace(network: Network): boolean {
+  return network.spec.ipam.mode === 'Auto' && (network.spec.ipFamilies ?? []).includes('IPv6');
+}
+
+/** Step 3: a deleting network gives its range back, then lets go. */
+async function releasePrefix(
+  network: Network,
+  plane: NetworkPlaneView,
+  deps: NetworkDeps,
+): Promise<Result | void> {
+  if (!hasFinalizer(network, NETWORK_PREFIX_RELEASE_FINALIZER)) return;
+  if (deps.config.networkClass !== '') {
+    const ref = prefixClaimOf(network);
+    const release = await releaseScopeRange(plane.ipam.client, ref.namespace, ref.claimName);
+    if (!release.released) {
+      await report(network, plane, deps, {
+        ipamAllocated: {
+          status: 'False',
+          reason: NetworkReason.RangeOccupied,
+          message: networkMessages.rangeOccupied(release.message),
+        },
+      });
+      return backstop();
+    }
+  }
+  await removeFinalizer(plane.networkClient, network, NETWORK_PREFIX_RELEASE_FINALIZER);
+}
+
+/** The claim to release: the one status names, else the deterministic one. */
+function prefixClaimOf(network: Network): { namespace: string; claimName: string } {
+  const ref = network.status?.ipam?.ipv6PrefixRef;
+  const namespace = network.metadata.namespace!;
+  if (ref?.project && ref.claimName)
+    return { namespace: ref.namespace || namespace, claimName: ref.claimName };
+  return { namespace, claimName: networkPrefixClaimName(network.metadata.uid!) };
+}
+
+/** Steps 6–9: hold the range and publish it, or report why it is not held. */
+async function holdPrefix(
+  stored: Network,
+  plane: NetworkPlaneView,
+  deps: NetworkDeps,
+): Promise<Result | void> {
+  const network = await ensureFinalizer(plane.networkClient, stored, NETWORK_PREFIX_RELEASE_FINALIZER);
+  const namespace = network.metadata.namespace!;
+  const claimName = networkPrefixClaimName(network.metadata.uid!);
+  const hold = await holdScopeRange(plane.ipam, {
+    className: deps.config.networkClass,
+    claimName,
+    namespace,
+    scope: networkScope(network.metadata.name!),
+    subject: networkMessages.subject,
+    namespaceReason: NetworkReason.ProjectNamespaceNotFound,
+    unsupportedReason: NetworkReason.RangeUnsupported,
+  });
+  if (!hold.held) {
+    await report(network, plane, deps, {
+      ipamAllocated: { status: 'False', reason: hold.reason, message: hold.message },
+    });
+    return backstop();
+  }
+  const ipv6PrefixRef: NetworkPrefixRef = {
+    project: plane.project,
+    namespace,
+    claimName,
+    poolName: hold.pool,
+  };
+  await report(network, plane, deps, {
+    ipamAllocated: {
+      status: 'True',
+      reason: NetworkReason.Allocated,
+      message: networkMessages.allocated(hold.cidr),
+    },
+    ipam: { ipv6Prefix: hold.cidr, ipv6PrefixRef },
+  });
+}
+
+interface NetworkReport {
+  ipamAllocated?: Omit<DesiredCondition, 'type'>;
+  ipam?: NonNullable<Network['status']>['ipam'];
+  /** Ready's message while `IPAMAllocated` has never been written. */
+  readyMessage?: string;
+}
+
+/** Sets `IPAMAllocated` (if given), derives `Ready`, and writes status if anything changed. */
+async function report(
+  network: Network,
+  plane: NetworkPlaneView,
+  deps: NetworkDeps,
+  outcome: NetworkReport,
+): Promise<void> {
+  const generation = network.metadata.generation;
+  const now = deps.clock.now();
+  let conditions = network.status?.conditions;
+  if (outcome.ipamAllocated) {
+    conditions = setCondition(
+      conditions,
+      { type: NetworkConditionType.IPAMAllocated, ...outcome.ipamAllocated },
+      generation,
+      now,
+    );
+  }
+  const ipamAllocated = findCondition(conditions, NetworkConditionType.IPAMAllocated);
+  conditions = setCondition(
+    conditions,
+    readyFollowing(ipamAllocated, outcome.readyMessage ?? ''),
+    generation,
+    now,
+  );
+  await patchStatus(plane.networkClient, network, {
+    conditions,
+    ...(outcome.ipam && { ipam: outcome.ipam }),
+  });
+}
+
+// ---- triggers -------------------------------------------------------------------------------
+
+const NETWORKS = resourceIdOf(networkKind);
+const NETWORK_CONTEXTS = resourceIdOf(networkContextKind);
+const IP_CLAIMS = resourceIdOf(ipClaimKind);
+
+function networkKey(project: string, namespace: string | undefined, network: string): ProjectObjectKey {
+  return { project, namespace: namespace ?? '', name: network };
+}
+
+/** The network a context is reported to: its controller Network, else the network it names. */
+function ownerOfContext(context: NetworkContext): string {
+  const controller = context.metadata.ownerReferences?.find(
+    (ref) => ref.controller === true && ref.kind === networkKind.kind,
+  );
+  return controller?.name ?? context.spec.network.name;
+}
+
+function networksOfContext(project: string) {
+  return (event: InformerEvent<NetworkContext>): ProjectObjectKey[] => {
+    const owners = new Set([event.object, event.previous].filter((c) => c !== undefined).map(ownerOfContext));
+    return [...owners].map((owner) => networkKey(project, event.object.metadata.namespace, owner));
+  };
+}
+
+/** A range claim scoped to a Network wakes that network (a refused release retries at once). */
+function networkOfClaim(project: string) {
+  return (event: InformerEvent<IPClaim>): ProjectObjectKey[] => {
+    const { target, scope } = event.object.spec;
+    const network = scope?.network;
+    if (target !== 'ScopeRange' || network?.kind !== networkKind.kind) return [];
+    return [networkKey(project, event.object.metadata.namespace, network.name)];
+  };
+}
+
+export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, NetworkPlaneView> {
+  const project = plane.project;
+  const networks = plane.informer<Network>(NETWORKS);
+  const contexts = plane.informer<NetworkContext>(NETWORK_CONTEXTS);
+  const claims = plane.informer<IPClaim>(IP_CLAIMS);
+  return {
+    view: {
+      project,
+      networks: networks.store,
+      contexts: contexts.store,
+      networkClient: plane.client<Network>(NETWORKS),
+      contextClient: plane.client<NetworkContext>(NETWORK_CONTEXTS),
+      ipam: { project, claims: claims.store, client: plane.client<IPClaim>(IP_CLAIMS) },
+    },
+    informers: [networks, contexts, claims],
+    triggers: [
+      forObject(networks, (network) =>
+        networkKey(project, network.metadata.namespace, network.metadata.name!),
+      ),
+      watches(contexts, networksOfContext(project)),
+      watches(claims, networkOfClaim(project)),
+    ],
+    keys: () =>
+      networks.store
+        .list()
+        .map((network) => networkKey(project, network.metadata.namespace, network.metadata.name!)),
+  };
+}
+
+export function networkControllerWith(config: NetworkConfig): ControllerDefinition {
+  return {
+    name,
+    build(ctx) {
+      const deps: NetworkDeps = {
+        planes: new ProjectPlaneWatch(ctx.projects, watchPlane),
+        config,
+        clock: ctx.clock,
+      };
+      const controller = new Controller<ProjectObjectKey>({
+        name,
+        reconcile: (key, log) => unlessStale(reconcile(key, deps), log),
+        toString: projectObjectKeyString,
+        fromString: projectObjectKeyFromString,
+        planeOf: planeOfKey,
+        workers: 4,
+        clock: ctx.clock,
+        log: ctx.log,
+        metrics: ctx.metrics,
+      });
+      controller.watch(deps.planes.trigger());
+      return controller;
+    },
+  };
+}
+
+/** The network controller with the default network class, `datum-network-v6`. */
+export const networkController = networkControllerWith({ networkClass: NETWORK_CLASS });

@@ -1,0 +1,286 @@
+/**
+ * NetworkContext controller (controllers.md §4): holds the IPv6 range of a network in one
+ * location (its /64) through an IPAM ScopeRange claim, publishes it on the Subnet
+ * `<context>-ipv6`, and gives it back when the context is deleted. Only project-plane contexts
+ * are reconciled; hub and cell copies never are.
+ *
+ * Guarantees:
+ * - the claim is `networkcontext-<uid>` in the context's namespace, so every pass and every
+ *   restart finds the one claim an earlier pass made;
+ * - the held range is published on the Subnet (subnet-publication.ts); the range is never
+ *   written into the context's status, only a reference to the Subnet and to the claim;
+ * - a deleting context keeps `networkcontext-subnet-release` until IPAM has let go of the range,
+ *   and reports `RangeOccupied` on `IPAMAllocated` and `Ready` while it cannot;
+ * - `Ready` follows `IPAMAllocated` whenever that exists; every write is skipped when the stored
+ *   object already holds its value.
+ * Caveat: when a context stops carrying IPv6, the held /64 and the Subnet stay until the context
+ * is deleted, and `IPAMAllocated` keeps its last value. A context that states no families is
+ * treated as one that does not carry IPv6.
+ */
+import type { NetworkPrefixRef } from '../../apis/common/refs.ts';
+import { SUBNET_CLASS } from '../../apis/ipam/v1alpha1/default-set.ts';
+import { ipClaimKind, subnetPrefixClaimName, type IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import { networkLocationScope } from '../../apis/ipam/v1alpha1/scope.ts';
+import {
+  NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER,
+  NetworkContextConditionType,
+  networkContextKind,
+  networkContextMessages,
+  NetworkContextReason,
+  type NetworkContext,
+} from '../../apis/networking/v1alpha/network-context.ts';
+import { subnetKind, type Subnet } from '../../apis/networking/v1alpha/subnet.ts';
+import type { ResourceClient } from '../../client/types.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { Controller, type Result } from '../../runtime/controller.ts';
+import type { InformerEvent, ObjectStore } from '../../runtime/events.ts';
+import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import type { EngagedPlane } from '../../runtime/planes.ts';
+import { forObject, owns, watches } from '../../runtime/triggers.ts';
+import type { ControllerDefinition } from '../framework.ts';
+import { backstop } from '../shared/backstop.ts';
+import { findCondition, readyFollowing, setCondition, type DesiredCondition } from '../shared/conditions.ts';
+import { holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
+import {
+  planeOfKey,
+  projectObjectKeyFromString,
+  projectObjectKeyString,
+  type ProjectObjectKey,
+} from '../shared/project-object-key.ts';
+import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
+import { resourceIdOf } from '../shared/resource-ids.ts';
+import { patchStatus, unlessStale } from '../shared/writes.ts';
+import { publishSubnet } from './subnet-publication.ts';
+
+export const name = 'networkcontext';
+
+export interface NetworkContextConfig {
+  /** The IPClass of a location's range; empty: no context claims anything. */
+  subnetClass: string;
+}
+
+/** What one reconcile reads and writes in an engaged project plane. */
+export interface NetworkContextPlaneView {
+  project: string;
+  contexts: ObjectStore<NetworkContext>;
+  subnets: ObjectStore<Subnet>;
+  contextClient: ResourceClient<NetworkContext>;
+  subnetClient: ResourceClient<Subnet>;
+  ipam: IpamAccess;
+}
+
+export interface NetworkContextDeps {
+  planes: ProjectPlaneWatch<ProjectObjectKey, NetworkContextPlaneView>;
+  config: NetworkContextConfig;
+  clock: Clock;
+}
+
+export async function reconcile(key: ProjectObjectKey, deps: NetworkContextDeps): Promise<Result | void> {
+  const plane = deps.planes.view(key.project);
+  if (!plane) return; // engagement and the first list bring the key back
+  const context = plane.contexts.get(key.namespace, key.name);
+  if (!context) return;
+  if (context.metadata.deletionTimestamp) return releaseSubnet(context, plane, deps);
+  if (deps.config.subnetClass === '' || !(context.spec.ipFamilies ?? []).includes('IPv6')) {
+    return report(context, plane, deps, {});
+  }
+  return holdSubnet(context, plane, deps);
+}
+
+/** Step 2: a deleting context gives its range back, then lets go. */
+async function releaseSubnet(
+  context: NetworkContext,
+  plane: NetworkContextPlaneView,
+  deps: NetworkContextDeps,
+): Promise<Result | void> {
+  if (!hasFinalizer(context, NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER)) return;
+  const ref = subnetClaimOf(context);
+  const release = await releaseScopeRange(plane.ipam.client, ref.namespace, ref.claimName);
+  if (!release.released) {
+    await report(context, plane, deps, {
+      ipamAllocated: {
+        status: 'False',
+        reason: NetworkContextReason.RangeOccupied,
+        message: networkContextMessages.rangeOccupied(release.message),
+      },
+    });
+    return backstop();
+  }
+  await removeFinalizer(plane.contextClient, context, NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER);
+}
+
+/** The claim to release: the one status names, else the deterministic one. */
+function subnetClaimOf(context: NetworkContext): { namespace: string; claimName: string } {
+  const ref = context.status?.ipam?.ipv6ClaimRef;
+  const namespace = context.metadata.namespace!;
+  if (ref?.project && ref.claimName)
+    return { namespace: ref.namespace || namespace, claimName: ref.claimName };
+  return { namespace, claimName: subnetPrefixClaimName(context.metadata.uid!) };
+}
+
+/** Steps 4–8: hold the range, publish it on the Subnet, or report why it is not held. */
+async function holdSubnet(
+  stored: NetworkContext,
+  plane: NetworkContextPlaneView,
+  deps: NetworkContextDeps,
+): Promise<Result | void> {
+  const context = await ensureFinalizer(plane.contextClient, stored, NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER);
+  const namespace = context.metadata.namespace!;
+  const claimName = subnetPrefixClaimName(context.metadata.uid!);
+  const hold = await holdScopeRange(plane.ipam, {
+    className: deps.config.subnetClass,
+    claimName,
+    namespace,
+    scope: networkLocationScope(context.spec.network.name, context.spec.location.name),
+    subject: networkContextMessages.subject,
+    namespaceReason: NetworkContextReason.ProjectNamespaceNotFound,
+    unsupportedReason: NetworkContextReason.RangeUnsupported,
+  });
+  if (!hold.held) {
+    await report(context, plane, deps, {
+      ipamAllocated: { status: 'False', reason: hold.reason, message: hold.message },
+    });
+    return backstop();
+  }
+  const subnetName = await publishSubnet(context, hold.cidr, {
+    subnets: plane.subnets,
+    client: plane.subnetClient,
+    now: () => deps.clock.now(),
+  });
+  const ipv6ClaimRef: NetworkPrefixRef = {
+    project: plane.project,
+    namespace,
+    claimName,
+    poolName: hold.pool,
+  };
+  await report(context, plane, deps, {
+    ipamAllocated: {
+      status: 'True',
+      reason: NetworkContextReason.Allocated,
+      message: networkContextMessages.allocated(hold.cidr),
+    },
+    ipam: { ipv6SubnetRef: { name: subnetName }, ipv6ClaimRef },
+  });
+}
+
+interface ContextReport {
+  ipamAllocated?: Omit<DesiredCondition, 'type'>;
+  ipam?: NonNullable<NetworkContext['status']>['ipam'];
+}
+
+/** Sets `IPAMAllocated` (if given), derives `Ready` (step 8), and writes status if anything changed. */
+async function report(
+  context: NetworkContext,
+  plane: NetworkContextPlaneView,
+  deps: NetworkContextDeps,
+  outcome: ContextReport,
+): Promise<void> {
+  const generation = context.metadata.generation;
+  const now = deps.clock.now();
+  let conditions = context.status?.conditions;
+  if (outcome.ipamAllocated) {
+    conditions = setCondition(
+      conditions,
+      { type: NetworkContextConditionType.IPAMAllocated, ...outcome.ipamAllocated },
+      generation,
+      now,
+    );
+  }
+  const ipamAllocated = findCondition(conditions, NetworkContextConditionType.IPAMAllocated);
+  const ready = readyFollowing(ipamAllocated, networkContextMessages.needsNoAddressSpace);
+  conditions = setCondition(conditions, ready, generation, now);
+  await patchStatus(plane.contextClient, context, {
+    conditions,
+    ...(outcome.ipam && { ipam: outcome.ipam }),
+  });
+}
+
+// ---- triggers -------------------------------------------------------------------------------
+
+const NETWORK_CONTEXTS = resourceIdOf(networkContextKind);
+const SUBNETS = resourceIdOf(subnetKind);
+const IP_CLAIMS = resourceIdOf(ipClaimKind);
+
+/** Contexts by (namespace, network, location), from `spec`. */
+const BY_PAIR = 'byPair';
+const pairValue = (namespace: string | undefined, network: string, location: string): string =>
+  JSON.stringify([namespace ?? '', network, location]);
+const byPair = (context: NetworkContext): string[] => [
+  pairValue(context.metadata.namespace, context.spec.network.name, context.spec.location.name),
+];
+
+function contextKey(project: string, namespace: string | undefined, context: string): ProjectObjectKey {
+  return { project, namespace: namespace ?? '', name: context };
+}
+
+/** A claim scoped to a network and a location wakes every context of that pair in its namespace. */
+function contextsOfClaim(project: string, contexts: ObjectStore<NetworkContext>) {
+  return (event: InformerEvent<IPClaim>): ProjectObjectKey[] => {
+    const { network, location } = event.object.spec.scope ?? {};
+    if (!network || !location) return [];
+    const namespace = event.object.metadata.namespace;
+    return contexts
+      .byIndex(BY_PAIR, pairValue(namespace, network.name, location.name))
+      .map((context) => contextKey(project, namespace, context.metadata.name!));
+  };
+}
+
+export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, NetworkContextPlaneView> {
+  const project = plane.project;
+  const contexts = plane.informer<NetworkContext>(NETWORK_CONTEXTS, { indexes: { [BY_PAIR]: byPair } });
+  const subnets = plane.informer<Subnet>(SUBNETS);
+  const claims = plane.informer<IPClaim>(IP_CLAIMS);
+  return {
+    view: {
+      project,
+      contexts: contexts.store,
+      subnets: subnets.store,
+      contextClient: plane.client<NetworkContext>(NETWORK_CONTEXTS),
+      subnetClient: plane.client<Subnet>(SUBNETS),
+      ipam: { project, claims: claims.store, client: plane.client<IPClaim>(IP_CLAIMS) },
+    },
+    informers: [contexts, subnets, claims],
+    triggers: [
+      forObject(contexts, (context) =>
+        contextKey(project, context.metadata.namespace, context.metadata.name!),
+      ),
+      owns(subnets, networkContextKind.kind, (owner, subnet) =>
+        contextKey(project, subnet.metadata.namespace, owner.name),
+      ),
+      watches(claims, contextsOfClaim(project, contexts.store)),
+    ],
+    keys: () =>
+      contexts.store
+        .list()
+        .map((context) => contextKey(project, context.metadata.namespace, context.metadata.name!)),
+  };
+}
+
+export function networkContextControllerWith(config: NetworkContextConfig): ControllerDefinition {
+  return {
+    name,
+    build(ctx) {
+      const deps: NetworkContextDeps = {
+        planes: new ProjectPlaneWatch(ctx.projects, watchPlane),
+        config,
+        clock: ctx.clock,
+      };
+      const controller = new Controller<ProjectObjectKey>({
+        name,
+        reconcile: (key, log) => unlessStale(reconcile(key, deps), log),
+        toString: projectObjectKeyString,
+        fromString: projectObjectKeyFromString,
+        planeOf: planeOfKey,
+        workers: 4,
+        clock: ctx.clock,
+        log: ctx.log,
+        metrics: ctx.metrics,
+      });
+      controller.watch(deps.planes.trigger());
+      return controller;
+    },
+  };
+}
+
+/** The networkcontext controller with the default subnet class, `datum-subnet-v6`. */
+export const networkContextController = networkContextControllerWith({ subnetClass: SUBNET_CLASS });

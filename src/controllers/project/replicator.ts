@@ -1,0 +1,361 @@
+/**
+ * Replicator (controllers.md §6): mirrors every project-plane NetworkContext and Subnet into the
+ * hub namespace of its project namespace, spec and labels only, so the propagation engine can
+ * carry them to cells.
+ *
+ * Guarantees: a hub copy carries the source's `spec` verbatim, the five upstream labels and the
+ * source's network and location labels — never `network-uid`, status, owner references,
+ * finalizers or annotations of its own; labels and annotations it does not own (the propagation
+ * engine's claim metadata) are never removed or overwritten. A source carries
+ * `networking.datumapis.com/hub-replicator` while its copy may exist, so deleting the source
+ * deletes the copy first. A copy edited or deleted on the hub is restored; a copy whose source
+ * is gone is deleted. Status never travels in either direction, and hub namespaces are created
+ * and labelled, never deleted. Writes happen only when something differs.
+ */
+import { NETWORKING_GROUP } from '../../apis/networking/v1alpha/group.ts';
+import { LOCATION_LABEL, NETWORK_LABEL } from '../../apis/common/labels.ts';
+import {
+  hubNamespaceName,
+  projectOfUpstreamClusterName,
+  upstreamClusterName,
+  UPSTREAM_CLUSTER_NAME_LABEL,
+  UPSTREAM_GROUP_LABEL,
+  UPSTREAM_KIND_LABEL,
+  UPSTREAM_NAME_LABEL,
+  UPSTREAM_NAMESPACE_LABEL,
+} from '../../apis/common/upstream.ts';
+import {
+  HUB_REPLICATOR_FINALIZER,
+  networkContextKind,
+} from '../../apis/networking/v1alpha/network-context.ts';
+import { subnetKind } from '../../apis/networking/v1alpha/subnet.ts';
+import { isAlreadyExists } from '../../client/errors.ts';
+import type { KubeObject, ResourceClient } from '../../client/types.ts';
+import { Controller, type Result } from '../../runtime/controller.ts';
+import type { Informer, InformerEvent, ObjectStore } from '../../runtime/events.ts';
+import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import { projectPlaneName, type EngagedPlane } from '../../runtime/planes.ts';
+import { watches, type Predicate, type Trigger } from '../../runtime/triggers.ts';
+import type { ControllerDefinition, ManagerContext } from '../framework.ts';
+import { mergePatchBetween } from '../shared/merge-patch.ts';
+import { changedLabels } from '../shared/writes.ts';
+import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
+import { NAMESPACES, resourceIdOf } from '../shared/resource-ids.ts';
+
+export const name = 'replicator';
+
+/** The kinds replicated, by kind name (each key is its definition's `kind`). */
+export const REPLICATED = { NetworkContext: networkContextKind, Subnet: subnetKind };
+export type ReplicatedKind = keyof typeof REPLICATED;
+const REPLICATED_KINDS = Object.keys(REPLICATED) as ReplicatedKind[];
+
+export interface ReplicaKey {
+  project: string;
+  kind: ReplicatedKind;
+  namespace: string;
+  name: string;
+}
+
+/** A source or copy: the replicator reads metadata and spec only. */
+type Replicated = KubeObject & { spec?: unknown };
+
+interface KindAccess {
+  sources: ObjectStore<Replicated>;
+  sourceClient: ResourceClient<Replicated>;
+}
+
+/** What a reconcile reads in one project plane. */
+export interface ProjectView {
+  kinds: Record<ReplicatedKind, KindAccess>;
+  namespaces: ObjectStore;
+}
+
+export interface HubKind {
+  copies: ObjectStore<Replicated>; // with copyIndexes
+  client: ResourceClient<Replicated>;
+}
+
+export interface ReplicatorDeps {
+  hub: Record<ReplicatedKind, HubKind>;
+  hubNamespaces: ObjectStore;
+  hubNamespacesClient: ResourceClient;
+  projects: ProjectPlaneWatch<ReplicaKey, ProjectView>;
+}
+
+export async function reconcile(key: ReplicaKey, deps: ReplicatorDeps): Promise<Result> {
+  const view = deps.projects.view(key.project);
+  if (!view) return {};
+  const { sources, sourceClient } = view.kinds[key.kind];
+  const source = sources.get(key.namespace, key.name);
+  if (!source) {
+    await deleteCopies(key, deps);
+    return {};
+  }
+  if (source.metadata.deletionTimestamp) {
+    if (!hasFinalizer(source, HUB_REPLICATOR_FINALIZER)) return {};
+    await deleteCopies(key, deps);
+    await removeFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
+    return {};
+  }
+  await ensureFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
+  const hubNamespace = await ensureHubNamespace(key, view, deps);
+  await ensureCopy(key, source, hubNamespace, deps);
+  return {};
+}
+
+async function deleteCopies(key: ReplicaKey, deps: ReplicatorDeps): Promise<void> {
+  const { copies, client } = deps.hub[key.kind];
+  await Promise.all(
+    copies
+      .byIndex(BY_UPSTREAM, upstreamValue(key))
+      .map((copy) => client.delete(copy.metadata.name!, copy.metadata.namespace)),
+  );
+}
+
+/** The hub namespace of the source's namespace, created or relabelled; returns its name. */
+async function ensureHubNamespace(key: ReplicaKey, view: ProjectView, deps: ReplicatorDeps): Promise<string> {
+  const projectNamespace = view.namespaces.get(undefined, key.namespace);
+  if (!projectNamespace?.metadata.uid)
+    throw new Error(
+      `namespace "${key.namespace}" of project "${key.project}" is not in the store yet; its hub namespace cannot be named`,
+    );
+  const hubNamespace = hubNamespaceName(projectNamespace.metadata.uid);
+  const labels = {
+    [UPSTREAM_CLUSTER_NAME_LABEL]: upstreamClusterName(key.project),
+    [UPSTREAM_NAMESPACE_LABEL]: key.namespace,
+  };
+  let held = deps.hubNamespaces.get(undefined, hubNamespace);
+  if (!held) {
+    try {
+      await deps.hubNamespacesClient.create({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: hubNamespace, labels },
+      });
+      return hubNamespace;
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+      held = await deps.hubNamespacesClient.get(hubNamespace);
+    }
+  }
+  const patch = changedLabels(held, labels);
+  if (patch)
+    await deps.hubNamespacesClient.patchMerge(hubNamespace, undefined, { metadata: { labels: patch } });
+  return hubNamespace;
+}
+
+async function ensureCopy(
+  key: ReplicaKey,
+  source: Replicated,
+  hubNamespace: string,
+  deps: ReplicatorDeps,
+): Promise<void> {
+  const { copies, client } = deps.hub[key.kind];
+  const labels = copyLabels(key, source);
+  const held = copies.get(hubNamespace, key.name);
+  if (!held) {
+    const owned = Object.fromEntries(Object.entries(labels).filter(([, value]) => value !== null)) as Record<
+      string,
+      string
+    >;
+    await client.create({
+      apiVersion: source.apiVersion,
+      kind: key.kind,
+      metadata: { name: key.name, namespace: hubNamespace, labels: owned },
+      spec: source.spec,
+    });
+    return;
+  }
+  const labelChanges = labelsPatch(held.metadata.labels, labels);
+  const specChanges = mergePatchBetween(held.spec, source.spec);
+  if (!labelChanges && specChanges === undefined) return;
+  await client.patchMerge(key.name, hubNamespace, {
+    ...(labelChanges && { metadata: { labels: labelChanges } }),
+    ...(specChanges !== undefined && { spec: specChanges }),
+  });
+}
+
+/** The labels a copy owns; `null` removes one the source no longer carries. */
+function copyLabels(key: ReplicaKey, source: Replicated): Record<string, string | null> {
+  const sourceLabels = source.metadata.labels ?? {};
+  return {
+    [UPSTREAM_CLUSTER_NAME_LABEL]: upstreamClusterName(key.project),
+    [UPSTREAM_NAMESPACE_LABEL]: key.namespace,
+    [UPSTREAM_GROUP_LABEL]: NETWORKING_GROUP,
+    [UPSTREAM_KIND_LABEL]: key.kind,
+    [UPSTREAM_NAME_LABEL]: key.name,
+    [NETWORK_LABEL]: sourceLabels[NETWORK_LABEL] ?? null,
+    [LOCATION_LABEL]: sourceLabels[LOCATION_LABEL] ?? null,
+  };
+}
+
+/** The owned labels that differ from `held`, or undefined when none does. */
+function labelsPatch(
+  held: Record<string, string> | undefined,
+  desired: Record<string, string | null>,
+): Record<string, string | null> | undefined {
+  const changes = Object.entries(desired).filter(([label, value]) => (held?.[label] ?? null) !== value);
+  return changes.length > 0 ? Object.fromEntries(changes) : undefined;
+}
+
+// ── keys and the hub index of copies ───────────────────────────────────────────────────────
+
+export const BY_UPSTREAM = 'byUpstream';
+
+function upstreamValue(key: ReplicaKey): string {
+  return JSON.stringify([key.project, key.namespace, key.kind, key.name]);
+}
+
+/** The key a hub copy stands for, from its upstream labels; undefined for any other object. */
+export function keyOfCopy(copy: KubeObject, kind: ReplicatedKind): ReplicaKey | undefined {
+  const labels = copy.metadata.labels ?? {};
+  const project = projectOfUpstreamClusterName(labels[UPSTREAM_CLUSTER_NAME_LABEL] ?? '');
+  const namespace = labels[UPSTREAM_NAMESPACE_LABEL];
+  if (project === undefined || !namespace || labels[UPSTREAM_KIND_LABEL] !== kind) return undefined;
+  return { project, kind, namespace, name: copy.metadata.name! };
+}
+
+const byUpstreamOf =
+  (kind: ReplicatedKind) =>
+  (copy: KubeObject): string[] => {
+    const key = keyOfCopy(copy, kind);
+    return key ? [upstreamValue(key)] : [];
+  };
+
+/** The index of hub copies, per kind (module-level: shared informers need the same function). */
+export const copyIndexes: Record<ReplicatedKind, Record<string, (copy: KubeObject) => string[]>> = {
+  NetworkContext: { [BY_UPSTREAM]: byUpstreamOf('NetworkContext') },
+  Subnet: { [BY_UPSTREAM]: byUpstreamOf('Subnet') },
+};
+
+function replicaKeyString(key: ReplicaKey): string {
+  return JSON.stringify([key.project, key.kind, key.namespace, key.name]);
+}
+
+function replicaKeyFromString(value: string): ReplicaKey {
+  const parsed: unknown = JSON.parse(value);
+  const kinds: string[] = REPLICATED_KINDS;
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 4 ||
+    !parsed.every((part) => typeof part === 'string') ||
+    !kinds.includes(parsed[1])
+  )
+    throw new Error(`a replica key is a JSON array of project, kind, namespace and name, got ${value}`);
+  const [project, kind, namespace, objectName] = parsed as [string, ReplicatedKind, string, string];
+  return { project, kind, namespace, name: objectName };
+}
+
+// ── triggers ───────────────────────────────────────────────────────────────────────────────
+
+/** Status-only changes carry nothing the replicator writes. */
+const specOrMetadataChanged: Predicate = (event) =>
+  event.type !== 'MODIFIED' ||
+  event.previous === undefined ||
+  event.previous.metadata.generation !== event.object.metadata.generation ||
+  JSON.stringify(event.previous.metadata.labels ?? {}) !==
+    JSON.stringify(event.object.metadata.labels ?? {}) ||
+  JSON.stringify(event.previous.metadata.finalizers ?? []) !==
+    JSON.stringify(event.object.metadata.finalizers ?? []);
+
+export function triggers(
+  hubCopies: Record<ReplicatedKind, Informer<Replicated>>,
+  projects: ProjectPlaneWatch<ReplicaKey, ProjectView>,
+): Trigger<ReplicaKey>[] {
+  const copyKeys = (kind: ReplicatedKind) => (event: InformerEvent<Replicated>) => {
+    const keys = [keyOfCopy(event.object, kind), event.previous && keyOfCopy(event.previous, kind)];
+    return keys.filter((key): key is ReplicaKey => key !== undefined);
+  };
+  return [
+    ...REPLICATED_KINDS.map((kind) => watches(hubCopies[kind], copyKeys(kind), specOrMetadataChanged)),
+    projects.trigger(),
+  ];
+}
+
+function watchProject(
+  plane: EngagedPlane,
+  hubCopies: Record<ReplicatedKind, Informer<Replicated>>,
+): PlaneWatch<ReplicaKey, ProjectView> {
+  const sourceInformers = {
+    NetworkContext: plane.informer<Replicated>(resourceIdOf(REPLICATED.NetworkContext)),
+    Subnet: plane.informer<Replicated>(resourceIdOf(REPLICATED.Subnet)),
+  };
+  const namespaces = plane.informer(NAMESPACES);
+  const sourceKey = (kind: ReplicatedKind, object: KubeObject): ReplicaKey => ({
+    project: plane.project,
+    kind,
+    namespace: object.metadata.namespace!,
+    name: object.metadata.name!,
+  });
+  const everyKey = (): ReplicaKey[] =>
+    REPLICATED_KINDS.flatMap((kind) => [
+      ...sourceInformers[kind].store.list().map((source) => sourceKey(kind, source)),
+      ...hubCopies[kind].store
+        .list()
+        .map((copy) => keyOfCopy(copy, kind))
+        .filter((key): key is ReplicaKey => key?.project === plane.project),
+    ]);
+  return {
+    view: {
+      kinds: {
+        NetworkContext: {
+          sources: sourceInformers.NetworkContext.store,
+          sourceClient: plane.client<Replicated>(resourceIdOf(networkContextKind)),
+        },
+        Subnet: {
+          sources: sourceInformers.Subnet.store,
+          sourceClient: plane.client<Replicated>(resourceIdOf(subnetKind)),
+        },
+      },
+      namespaces: namespaces.store,
+    },
+    informers: [sourceInformers.NetworkContext, sourceInformers.Subnet, namespaces],
+    triggers: REPLICATED_KINDS.map((kind) =>
+      watches(sourceInformers[kind], (event) => [sourceKey(kind, event.object)], specOrMetadataChanged),
+    ),
+    keys: everyKey,
+  };
+}
+
+export const replicatorController: ControllerDefinition = {
+  name,
+  build(ctx: ManagerContext): Controller<ReplicaKey> {
+    const hubCopies = {
+      NetworkContext: ctx.hub.informer<Replicated>(resourceIdOf(networkContextKind), {
+        indexes: copyIndexes.NetworkContext,
+      }),
+      Subnet: ctx.hub.informer<Replicated>(resourceIdOf(subnetKind), { indexes: copyIndexes.Subnet }),
+    };
+    const projects = new ProjectPlaneWatch<ReplicaKey, ProjectView>(ctx.projects, (plane) =>
+      watchProject(plane, hubCopies),
+    );
+    const deps: ReplicatorDeps = {
+      hub: {
+        NetworkContext: {
+          copies: hubCopies.NetworkContext.store,
+          client: ctx.hub.client<Replicated>(resourceIdOf(networkContextKind)),
+        },
+        Subnet: {
+          copies: hubCopies.Subnet.store,
+          client: ctx.hub.client<Replicated>(resourceIdOf(subnetKind)),
+        },
+      },
+      hubNamespaces: ctx.hub.informer(NAMESPACES).store,
+      hubNamespacesClient: ctx.hub.client(NAMESPACES),
+      projects,
+    };
+    const controller = new Controller<ReplicaKey>({
+      name,
+      reconcile: (key) => reconcile(key, deps),
+      toString: replicaKeyString,
+      fromString: replicaKeyFromString,
+      planeOf: (key) => projectPlaneName(key.project),
+      workers: 4,
+      clock: ctx.clock,
+      log: ctx.log,
+      metrics: ctx.metrics,
+    });
+    for (const trigger of triggers(hubCopies, projects)) controller.watch(trigger);
+    return controller;
+  },
+};
