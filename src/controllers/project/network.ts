@@ -39,7 +39,7 @@ import { forObject, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../framework.ts';
 import { backstop } from '../shared/backstop.ts';
 import { findCondition, readyFollowing, setCondition, type DesiredCondition } from '../shared/conditions.ts';
-import { holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
+import { heldClaim, holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
 import {
   planeOfKey,
   projectObjectKeyFromString,
@@ -145,13 +145,12 @@ async function releasePrefix(
   await removeFinalizer(plane.networkClient, network, NETWORK_PREFIX_RELEASE_FINALIZER);
 }
 
-/** The claim to release: the one status names, else the deterministic one. */
 function prefixClaimOf(network: Network): { namespace: string; claimName: string } {
-  const ref = network.status?.ipam?.ipv6PrefixRef;
-  const namespace = network.metadata.namespace!;
-  if (ref?.project && ref.claimName)
-    return { namespace: ref.namespace || namespace, claimName: ref.claimName };
-  return { namespace, claimName: networkPrefixClaimName(network.metadata.uid!) };
+  return heldClaim(
+    network.status?.ipam?.ipv6PrefixRef,
+    network.metadata.namespace!,
+    networkPrefixClaimName(network.metadata.uid!),
+  );
 }
 
 /** Steps 6–9: hold the range and publish it, or report why it is not held. */

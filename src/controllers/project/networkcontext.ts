@@ -40,7 +40,7 @@ import { forObject, owns, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../framework.ts';
 import { backstop } from '../shared/backstop.ts';
 import { findCondition, readyFollowing, setCondition, type DesiredCondition } from '../shared/conditions.ts';
-import { holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
+import { heldClaim, holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
 import {
   planeOfKey,
   projectObjectKeyFromString,
@@ -109,13 +109,12 @@ async function releaseSubnet(
   await removeFinalizer(plane.contextClient, context, NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER);
 }
 
-/** The claim to release: the one status names, else the deterministic one. */
 function subnetClaimOf(context: NetworkContext): { namespace: string; claimName: string } {
-  const ref = context.status?.ipam?.ipv6ClaimRef;
-  const namespace = context.metadata.namespace!;
-  if (ref?.project && ref.claimName)
-    return { namespace: ref.namespace || namespace, claimName: ref.claimName };
-  return { namespace, claimName: subnetPrefixClaimName(context.metadata.uid!) };
+  return heldClaim(
+    context.status?.ipam?.ipv6ClaimRef,
+    context.metadata.namespace!,
+    subnetPrefixClaimName(context.metadata.uid!),
+  );
 }
 
 /** Steps 4–8: hold the range, publish it on the Subnet, or report why it is not held. */

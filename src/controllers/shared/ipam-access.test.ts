@@ -6,6 +6,7 @@ import { statusErrorFrom, type Status } from '../../client/errors.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import type { ObjectStore } from '../../runtime/events.ts';
 import {
+  heldClaim,
   classifyIpamFailure,
   holdScopeRange,
   isProjectNamespaceMissing,
@@ -289,5 +290,32 @@ describe('releasing a scope range', () => {
       releaseScopeRange(clientWith({ delete: () => Promise.reject(broken) }), 'default', 'c'),
       /boom/,
     );
+  });
+});
+
+describe('the claim a release targets', () => {
+  it('is the claim status names, in the object namespace when status names none', () => {
+    assert.deepEqual(heldClaim({ project: 'p', claimName: 'held' }, 'default', 'network-u1'), {
+      namespace: 'default',
+      claimName: 'held',
+    });
+    assert.deepEqual(
+      heldClaim({ project: 'p', namespace: 'other', claimName: 'held' }, 'default', 'network-u1'),
+      {
+        namespace: 'other',
+        claimName: 'held',
+      },
+    );
+  });
+
+  it('is the deterministic claim when status names none', () => {
+    assert.deepEqual(heldClaim(undefined, 'default', 'network-u1'), {
+      namespace: 'default',
+      claimName: 'network-u1',
+    });
+    assert.deepEqual(heldClaim({ claimName: 'held' }, 'default', 'network-u1'), {
+      namespace: 'default',
+      claimName: 'network-u1',
+    });
   });
 });

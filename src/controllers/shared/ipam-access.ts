@@ -150,6 +150,27 @@ export async function holdScopeRange(
   return { held: true, cidr, pool: found.status?.poolRef?.name ?? '' };
 }
 
+/** Where a held range's claim is: `{project, namespace, claimName}` as status names it. */
+export interface HeldClaimRef {
+  project?: string;
+  namespace?: string;
+  claimName?: string;
+}
+
+/**
+ * The claim a release targets: the one status names (its namespace defaulting to the object's),
+ * else the deterministic name the hold would have used.
+ */
+export function heldClaim(
+  ref: HeldClaimRef | undefined,
+  namespace: string,
+  deterministicName: string,
+): { namespace: string; claimName: string } {
+  if (ref?.project && ref.claimName)
+    return { namespace: ref.namespace || namespace, claimName: ref.claimName };
+  return { namespace, claimName: deterministicName };
+}
+
 /** Creates the claim; a refusal is either reported, or resolved by the claim that exists. */
 async function createScopeRangeClaim(
   access: IpamAccess,
