@@ -104,6 +104,47 @@ describe('leader election', () => {
     await b.election.stop();
   });
 
+  it('on stop, waits for a renewal still in flight before releasing, and writes no renewal after', async () => {
+    const { clock, candidate, holder, leases } = fleet();
+    const a = candidate('a');
+    await clock.advance(1000);
+    assert.equal(holder(), 'a');
+
+    // From now on a's reads reach the server only when the gate opens: the renewal of 2 s is on
+    // the wire when stop() is called, and is answered only afterwards.
+    const calls: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held = true;
+    const get = a.client.get.bind(a.client);
+    const update = a.client.update.bind(a.client);
+    a.client.get = async (name, namespace) => {
+      const delayed = held;
+      held = false;
+      if (delayed) await gate;
+      calls.push(delayed ? 'get (delayed renewal)' : 'get');
+      return get(name, namespace);
+    };
+    a.client.update = async (lease) => {
+      calls.push(`update holder=${lease.spec?.holderIdentity ?? 'none'}`);
+      return update(lease);
+    };
+    await clock.advance(1000);
+    assert.deepEqual(calls, [], 'the renewal of 2 s is in flight');
+
+    let stopped = false;
+    const stopping = a.election.stop().then(() => (stopped = true));
+    await clock.advance(0);
+    assert.equal(stopped, false, 'stop() waits for the renewal in flight');
+    open();
+    await stopping;
+    await clock.advance(30_000);
+
+    assert.equal(holder(), undefined, 'the Lease stays released');
+    assert.equal(leases.read('kube-system', 'netpresence-manager')!.spec!.leaseDurationSeconds, 1);
+    assert.deepEqual(calls, ['get (delayed renewal)', 'get', 'update holder=none']);
+  });
+
   it('stops a leader that cannot renew within the renew deadline, before another takes over', async () => {
     const { clock, candidate, holder, timeline } = fleet(0);
     const a = candidate('a');

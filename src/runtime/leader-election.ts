@@ -16,7 +16,10 @@
  *   only once the promise `onStartedLeading` returned has settled;
  * - `stop()` ends the term (signal, `onStoppedLeading`), waits for its work to settle, then
  *   releases the Lease (no holder, duration 1 s) so another candidate takes over at its next
- *   retry instead of waiting out the Lease (the default timing hands over in 2–4.4 s).
+ *   retry instead of waiting out the Lease (the default timing hands over in 2–4.4 s);
+ * - no acquire or renew starts, and none writes, once `stop()` began; before releasing, `stop()`
+ *   waits (up to the renew deadline) for the requests of any attempt still in flight to settle,
+ *   so a renewal cannot land after the release and leave this candidate holding the Lease.
  *
  * Assumes: every candidate uses the same timing. The namespace is created if absent when a
  * namespaces client is given (Kubernetes serves `kube-system` always; other planes may not).
@@ -119,6 +122,8 @@ class LeaderElector implements LeaderElection {
   private readonly stopping = new AbortController();
   private loop?: Promise<void>;
   private term?: AbortController;
+  /** tryAcquireOrRenew calls not yet settled, including those an attempt abandoned; never reject. */
+  private readonly inFlight = new Set<Promise<void>>();
   /** The Lease as last read or written, and when (our clock) its record last changed. */
   private observed?: { lease: Lease; changedAt: number };
 
@@ -143,6 +148,10 @@ class LeaderElector implements LeaderElection {
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.loop;
+    // An attempt abandoned when stopping aborted may still have a request on the wire; let it
+    // settle first, or its write could land after the release. Bounded, so that a hung
+    // connection cannot hang shutdown: the Lease then simply expires.
+    if (this.inFlight.size > 0) await this.bounded(Promise.all(this.inFlight));
     await this.release();
   }
 
@@ -212,8 +221,17 @@ class LeaderElector implements LeaderElection {
 
   /** tryAcquireOrRenew, bounded by the renew deadline and abandoned when `signal` aborts. */
   private async attempt(signal: AbortSignal): Promise<Attempt> {
+    if (signal.aborted || this.stopping.signal.aborted) return 'failed';
+    const request = this.tryAcquireOrRenew();
+    const settled: Promise<void> = request
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => this.inFlight.delete(settled));
+    this.inFlight.add(settled);
     try {
-      return (await this.bounded(this.tryAcquireOrRenew(), signal)) ?? 'failed';
+      return (await this.bounded(request, signal)) ?? 'failed';
     } catch (err) {
       if (!isConflict(err) && !isAlreadyExists(err))
         this.log.warn({ err }, 'could not acquire or renew the lease');
@@ -240,12 +258,15 @@ class LeaderElector implements LeaderElection {
     });
   }
 
+  /** Writes nothing once stopping began: its answer may be abandoned, its write would outlive stop. */
   private async tryAcquireOrRenew(): Promise<Attempt> {
     const { client, name, namespace, identity } = this.options;
     const now = this.clock.now();
     const lease = await client.get(name, namespace);
+    if (this.stopping.signal.aborted) return 'failed';
     if (!lease) {
       await this.ensureNamespace();
+      if (this.stopping.signal.aborted) return 'failed';
       this.observe(await client.create(this.leaseRecord({ metadata: { name, namespace } }, now)));
       return 'holding';
     }

@@ -178,8 +178,14 @@ describe('netpresence manager', () => {
     );
   });
 
-  it('exits 0 on SIGTERM', async () => {
+  it('exits 0 on SIGTERM, having released the Lease', async () => {
     manager.child.kill('SIGTERM');
     assert.equal(await manager.exited, 0);
+    const lease = await resourceClient<Lease>(t.kubeConfig('hub'), LEASES).get(
+      MANAGER_LEASE,
+      MANAGER_LEASE_NAMESPACE,
+    );
+    assert.ok(lease, 'the manager Lease');
+    assert.equal(lease.spec?.holderIdentity, undefined, 'the manager released the Lease on SIGTERM');
   });
 });
