@@ -11,7 +11,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cellCrds, hubCrds, platformCrds, projectCrds } from '../../src/apis/crds.ts';
@@ -24,6 +24,7 @@ import {
   UPSTREAM_NAMESPACE_LABEL,
 } from '../../src/apis/common/upstream.ts';
 import { defaultIpClasses, defaultRootPools } from '../../src/apis/ipam/v1alpha1/default-set.ts';
+import { writeKubeconfig as writeKubeconfigFile } from '../../src/apiserver/auth/kubeconfig.ts';
 import { ApiServer, ROOT_PLANE } from '../../src/apiserver/server.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../../src/client/types.ts';
@@ -95,7 +96,8 @@ export async function startScenario(options: ScenarioOptions = {}): Promise<Scen
   const server = await ApiServer.start({ log });
   const dir = await mkdtemp(join(tmpdir(), 'netpresence-scenario-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
-  const writeKubeconfig = () => writeFile(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
+  // Atomic (temp file + rename): the plane registry may read it while a project is being added.
+  const writeKubeconfig = () => writeKubeconfigFile(kubeconfigPath, server.kubeconfig());
 
   server.addPlane('hub');
   for (const cell of options.cells ?? []) server.addPlane(cell);
