@@ -173,7 +173,7 @@ async function anotherLocation(s: Scenario): Promise<void> {
 const fakeClock = () => new FakeClock(Date.parse('2030-01-01T00:00:00Z'));
 
 describe('location publisher', () => {
-  it('52 publish', () =>
+  it('S52 publish', () =>
     withPublisher({}, async (s) => {
       const { servingLocation, policy } = await published(s);
       const location = (await locations(s).get(US_CENTRAL_1))!;
@@ -201,7 +201,7 @@ describe('location publisher', () => {
       });
     }));
 
-  it('53 not-Ready locations are published', () =>
+  it('S53 not-Ready locations are published', () =>
     withPublisher({ fixture: false }, async (s) => {
       await locations(s).create({
         metadata: { name: US_CENTRAL_1 },
@@ -222,7 +222,7 @@ describe('location publisher', () => {
       assert.equal(kept.policy.metadata.uid, first.policy.metadata.uid, 'the policy is kept');
     }));
 
-  it('54 no city code', async () => {
+  it('S54 no city code', async () => {
     const clock = fakeClock();
     await withPublisher({ clock, fixture: false }, async (s) => {
       await locations(s).create({
@@ -254,7 +254,7 @@ describe('location publisher', () => {
     });
   });
 
-  it('55 stable resync, real edits', async () => {
+  it('S55 stable resync, real edits', async () => {
     const clock = fakeClock();
     await withPublisher({ clock }, async (s) => {
       const { servingLocation } = await published(s);
@@ -284,7 +284,7 @@ describe('location publisher', () => {
     });
   });
 
-  it('56 foreign objects are not touched', () =>
+  it('S56 foreign objects are not touched', () =>
     withPublisher({ fixture: false }, async (s) => {
       const foreign = await servingLocations(s).create({
         metadata: { name: US_CENTRAL_1 },
@@ -316,7 +316,7 @@ describe('location publisher', () => {
       );
     }));
 
-  it('57 removal allowed', () =>
+  it('S57 removal allowed', () =>
     withPublisher({}, async (s) => {
       await anotherLocation(s);
       await published(s);
@@ -325,7 +325,7 @@ describe('location publisher', () => {
       await removed(s);
     }));
 
-  it('58 removal guard', async () => {
+  it('S58 removal guard', async () => {
     const clock = fakeClock();
     await withPublisher({ clock }, async (s) => {
       await createCluster(s, 'cell-z', {}, false);
@@ -346,7 +346,7 @@ describe('location publisher', () => {
     });
   });
 
-  it('59 override removes a held location', () =>
+  it('S59 override removes a held location', () =>
     withPublisher({}, async (s) => {
       await anotherLocation(s);
       await published(s);
@@ -358,7 +358,7 @@ describe('location publisher', () => {
       await removed(s);
     }));
 
-  it('59 a recreated location is republished', () =>
+  it('S59 a recreated location is republished', () =>
     withPublisher({}, async (s) => {
       await anotherLocation(s);
       await published(s);
@@ -381,7 +381,7 @@ describe('location publisher', () => {
       );
     }));
 
-  it('60 no prune on an empty source', async () => {
+  it('S60 no prune on an empty source', async () => {
     const clock = fakeClock();
     await withPublisher({ clock }, async (s) => {
       const before = await published(s);
@@ -395,7 +395,7 @@ describe('location publisher', () => {
     });
   });
 
-  it('61 a foreign fleet-wide claim is reported, not rewritten (claim metadata written as the engine would)', () =>
+  it('S61 a foreign fleet-wide claim is reported, not rewritten (claim metadata written as the engine would)', () =>
     withPublisher({ fixture: false }, async (s) => {
       await locations(s).create({
         metadata: { name: US_CENTRAL_1 },
@@ -461,7 +461,7 @@ describe('location publisher', () => {
       );
     }));
 
-  it('62 netpresence creates no overlapping policy (policies written by netpresence)', () =>
+  it('S62 netpresence creates no overlapping policy (policies written by netpresence)', () =>
     withPublisher({ extra: [presenceController, replicatorController] }, async (s, H) => {
       for (const location of ['eu-west-1', 'ap-south-1']) {
         await locations(s).create({

@@ -136,7 +136,7 @@ async function givenScenario29(s: Scenario, H: string): Promise<NetworkContext> 
 const dualStack: FixturePOptions = { network: { ipFamilies: ['IPv6', 'IPv4'], mtu: 8000 } };
 
 describe('presence', () => {
-  it('29 the context carries the network rules', () =>
+  it('S29 the context carries the network rules', () =>
     onFixtureP(dualStack, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       const context = await contextExists(s);
@@ -165,7 +165,7 @@ describe('presence', () => {
       assert.equal(hubContexts.items.length, 0, 'no context is written in the hub');
     }));
 
-  it('30 binding labels are stamped', () =>
+  it('S30 binding labels are stamped', () =>
     onFixtureP({}, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       const vpc = (await networks(s).get(VPC, 'default'))!;
@@ -190,7 +190,7 @@ describe('presence', () => {
       assert.deepEqual(served.status?.networkContextRef, { namespace: 'default', name: C });
     }));
 
-  it('31 not ready, then ready, then regressed', () =>
+  it('S31 not ready, then ready, then regressed', () =>
     onFixtureP(dualStack, async (s, H) => {
       await givenScenario29(s, H);
       await quiet(s.ctx, PRESENCE, 0);
@@ -212,7 +212,7 @@ describe('presence', () => {
       assert.deepEqual(regressed.status?.networkContextRef, { namespace: 'default', name: C });
     }));
 
-  it('32 location not available', () =>
+  it('S32 location not available', () =>
     onFixtureP({ locationBinding: false }, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       const web = await reported(s, H, 'web', 'LocationNotAvailable');
@@ -230,7 +230,7 @@ describe('presence', () => {
       await reported(s, H, 'web', 'NetworkContextNotReady');
     }));
 
-  it('33 location withdrawn later', () =>
+  it('S33 location withdrawn later', () =>
     onFixtureP(dualStack, async (s, H) => {
       await givenScenario29(s, H);
       await writeCondition(contexts(s), C, 'default', 'Ready', 'True', 'Ready');
@@ -241,7 +241,7 @@ describe('presence', () => {
       assert.ok(await contexts(s).get(C, 'default'), 'context C still exists');
     }));
 
-  it('34 network missing, then created', () =>
+  it('S34 network missing, then created', () =>
     onFixtureP({ network: false }, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       const web = await reported(s, H, 'web', 'NetworkNotFound');
@@ -254,7 +254,7 @@ describe('presence', () => {
       await contextExists(s);
     }));
 
-  it('35 network being deleted', () =>
+  it('S35 network being deleted', () =>
     onFixtureP(dualStack, async (s, H) => {
       await givenScenario29(s, H);
       await networks(s).patchMerge(VPC, 'default', { metadata: { finalizers: ['test/hold'] } });
@@ -272,7 +272,7 @@ describe('presence', () => {
       await networks(s).patchMerge(VPC, 'default', { metadata: { finalizers: null } });
     }));
 
-  it('36 misdirected network namespace', () =>
+  it('S36 misdirected network namespace', () =>
     onFixtureP({}, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       await bindings(s).create(binding('odd', H, VPC, US_CENTRAL_1, { networkNamespace: 'other' }));
@@ -287,7 +287,7 @@ describe('presence', () => {
       await until(async () => (await contexts(s).get(C, 'default')) === undefined, WITHIN, 'C to be deleted');
     }));
 
-  it('37 unresolvable hub namespace', async () => {
+  it('S37 unresolvable hub namespace', async () => {
     const clock = new FakeClock(Date.parse('2030-01-01T00:00:00Z'));
     await onFixtureP({ clock }, async (s, _H) => {
       const namespaces = s.client('hub', NAMESPACES);
@@ -335,7 +335,7 @@ describe('presence', () => {
     });
   });
 
-  it('38 project not engaged', async () => {
+  it('S38 project not engaged', async () => {
     const clock = new FakeClock(Date.parse('2030-01-01T00:00:00Z'));
     await onFixtureP({ clock }, async (s) => {
       const beta = 'project-beta';
@@ -373,7 +373,7 @@ describe('presence', () => {
     });
   });
 
-  it('39 shared presence', () =>
+  it('S39 shared presence', () =>
     onFixtureP({}, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       await bindings(s).create(binding('lb', H, VPC));
@@ -391,7 +391,7 @@ describe('presence', () => {
       assert.deepEqual(webReady, lbReady);
     }));
 
-  it('40 consumers leave', () =>
+  it('S40 consumers leave', () =>
     onFixtureP({}, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       await bindings(s).create(binding('lb', H, VPC));
@@ -432,7 +432,7 @@ describe('presence', () => {
       );
     }));
 
-  it('41 a binding being deleted no longer holds', () =>
+  it('S41 a binding being deleted no longer holds', () =>
     onFixtureP(dualStack, async (s, H) => {
       await givenScenario29(s, H);
       await bindings(s).patchMerge('web', H, { metadata: { finalizers: ['test/keep'] } });
@@ -442,7 +442,7 @@ describe('presence', () => {
       await bindings(s).patchMerge('web', H, { metadata: { finalizers: null } });
     }));
 
-  it('42 network edits converge', () =>
+  it('S42 network edits converge', () =>
     onFixtureP(dualStack, async (s, H) => {
       const before = await givenScenario29(s, H);
       await networks(s).patchMerge(VPC, 'default', { spec: { mtu: 8856, ipFamilies: ['IPv6'] } });
@@ -460,7 +460,7 @@ describe('presence', () => {
       );
     }));
 
-  it('43 rebuild', () =>
+  it('S43 rebuild', () =>
     onFixtureP(dualStack, async (s, H) => {
       const first = await givenScenario29(s, H);
       await contexts(s).delete(C, 'default');
@@ -497,7 +497,7 @@ describe('presence', () => {
       );
     }));
 
-  it('44 name collision', () =>
+  it('S44 name collision', () =>
     onFixtureP({}, async (s, H) => {
       await createLocationBinding(s, ALPHA, 'central-1');
       await createNetwork(s, ALPHA, 'web-us');
@@ -538,7 +538,7 @@ describe('presence', () => {
       );
     }));
 
-  it('45 teardown spares contexts it did not write', () =>
+  it('S45 teardown spares contexts it did not write', () =>
     onFixtureP({ presence: false }, async (s, H) => {
       const key = { hubNamespace: H, network: VPC, location: US_CENTRAL_1 };
       await contexts(s).create({
@@ -568,7 +568,7 @@ describe('presence', () => {
       }
     }));
 
-  it('46 observedGeneration follows the binding', () =>
+  it('S46 observedGeneration follows the binding', () =>
     onFixtureP(dualStack, async (s, H) => {
       await givenScenario29(s, H);
       await writeCondition(contexts(s), C, 'default', 'Ready', 'True', 'Ready');

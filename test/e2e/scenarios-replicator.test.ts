@@ -122,7 +122,7 @@ function expectedLabels(kind: string, name: string): Record<string, string> {
 }
 
 describe('replicator', () => {
-  it('47 hub copy of a context', () =>
+  it('S47 hub copy of a context', () =>
     withReplicator(async (s, H) => {
       const source = await createContext(s);
       const hubContext = await copy<NetworkContext>(s, NETWORK_CONTEXTS, H, C);
@@ -155,7 +155,7 @@ describe('replicator', () => {
       );
     }));
 
-  it('48 hub namespace', () =>
+  it('S48 hub namespace', () =>
     withReplicator(async (s, H) => {
       assert.equal(await s.client('hub', NAMESPACES).get(H), undefined, 'no namespace H on the hub yet');
       await createContext(s);
@@ -165,7 +165,7 @@ describe('replicator', () => {
       assert.equal(namespace.metadata.labels?.[UPSTREAM_NAMESPACE_LABEL], 'default');
     }));
 
-  it('49 drift and loss are repaired', () =>
+  it('S49 drift and loss are repaired', () =>
     withReplicator(async (s, H) => {
       await createContext(s);
       await copy(s, NETWORK_CONTEXTS, H, C);
@@ -214,7 +214,7 @@ describe('replicator', () => {
       );
     }));
 
-  it('50 foreign keys survive', () =>
+  it('S50 foreign keys survive', () =>
     withReplicator(async (s, H) => {
       await createContext(s);
       await copy(s, NETWORK_CONTEXTS, H, C);
@@ -240,7 +240,7 @@ describe('replicator', () => {
       assert.equal(updated.metadata.annotations?.[CPP_NAME_ANNOTATION], 'location-us-central-1');
     }));
 
-  it('51 deletion', () =>
+  it('S51 deletion', () =>
     withReplicator(async (s, H) => {
       await createContext(s);
       await copy(s, NETWORK_CONTEXTS, H, C);
@@ -274,7 +274,7 @@ describe('replicator', () => {
       );
     }));
 
-  it('51 a source Ready=True leaves a new copy at the seed', () =>
+  it('S51 a source Ready=True leaves a new copy at the seed', () =>
     withReplicator(async (s, H) => {
       await createContext(s);
       await writeCondition(s.client(PLANE, NETWORK_CONTEXTS), C, 'default', 'Ready', 'True', 'Ready');
