@@ -18,8 +18,6 @@
  * - `stop()` ends leadership (releasing the Lease), stops every controller, disengages every
  *   project plane, closes every informer and both listeners.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -34,7 +32,8 @@ import {
   type LeaderElection,
   type LeaseTiming,
 } from '../runtime/leader-election.ts';
-import { metricsText, RuntimeMetrics } from '../runtime/metrics.ts';
+import { RuntimeMetrics } from '../runtime/metrics.ts';
+import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
 import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
 import { StaticPlane, type ControllerDefinition, type ManagerContext } from './framework.ts';
 import { locationPublisherController } from './hub/location-publisher.ts';
@@ -55,10 +54,7 @@ export const PROJECT_CONTROLLERS: ControllerDefinition[] = [
 /** Run by the Lease holder only. */
 export const HUB_CONTROLLERS: ControllerDefinition[] = [presenceController, locationPublisherController];
 
-export interface ListenAddress {
-  host: string;
-  port: number;
-}
+export type { ListenAddress };
 
 export interface ManagerOptions {
   hub: KubeConfig;
@@ -99,16 +95,13 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const ctx: ManagerContext = { platform, hub, projects, clock, log, metrics: new RuntimeMetrics() };
   let ready = false;
 
-  const listeners: Server[] = [];
-  const metricsUrl =
-    options.metricsAddr && (await listen(options.metricsAddr, metricsHandler(ctx), listeners));
-  const healthUrl =
-    options.healthAddr &&
-    (await listen(
-      options.healthAddr,
-      healthHandler(() => ready),
-      listeners,
-    ));
+  const endpoints = await serveEndpoints({
+    metricsAddr: options.metricsAddr,
+    healthAddr: options.healthAddr,
+    metrics: ctx.metrics,
+    ready: () => ready,
+  });
+  const { metricsUrl, healthUrl } = endpoints;
 
   projects.start();
   const projectControllers = (options.projectControllers ?? PROJECT_CONTROLLERS).map((definition) =>
@@ -133,9 +126,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
       for (const controller of projectControllers) await controller.stop();
       await projects.stop();
       await Promise.all([platform.close(), hub.close()]);
-      await Promise.all(
-        listeners.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
-      );
+      await endpoints.close();
     },
   };
 }
@@ -173,48 +164,4 @@ function leadHubControllers(
       ctx.log.info('no longer leading; hub-resident controllers stop');
     },
   });
-}
-
-type Handler = (path: string) => Promise<{ status: number; contentType: string; body: string }>;
-
-function metricsHandler(ctx: ManagerContext): Handler {
-  return async (path) =>
-    path === '/metrics'
-      ? { status: 200, contentType: ctx.metrics.contentType, body: await metricsText(ctx.metrics) }
-      : notFound(path);
-}
-
-function healthHandler(ready: () => boolean): Handler {
-  return async (path) => {
-    if (path === '/healthz') return { status: 200, contentType: 'text/plain', body: 'ok' };
-    if (path === '/readyz')
-      return ready()
-        ? { status: 200, contentType: 'text/plain', body: 'ok' }
-        : { status: 503, contentType: 'text/plain', body: 'informers are not synced yet' };
-    return notFound(path);
-  };
-}
-
-function notFound(path: string) {
-  return { status: 404, contentType: 'text/plain', body: `nothing is served at ${path}` };
-}
-
-/** Serves `handler` on `address`; resolves with its URL once listening. */
-async function listen(address: ListenAddress, handler: Handler, servers: Server[]): Promise<string> {
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    handler(path).then(
-      ({ status, contentType, body }) =>
-        response.writeHead(status, { 'Content-Type': contentType }).end(body),
-      (err: unknown) => response.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(err)),
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(address.port, address.host, () => resolve());
-  });
-  servers.push(server);
-  const { port } = server.address() as AddressInfo;
-  const host = address.host.includes(':') ? `[${address.host}]` : address.host;
-  return `http://${host}:${port}`;
 }
