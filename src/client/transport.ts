@@ -7,8 +7,12 @@
  * plane served under a prefix (`https://host:port/planes/hub`) is addressed like a cluster at
  * the root. `send` resolves with the parsed body of a 2xx response and rejects every other
  * status with the typed error of its Status body (errors.ts).
- * Caveats: requests have no timeout of their own, like client-node's, so a hung server hangs
- * them; and client-node builds a new agent per call, so each request opens its own connection.
+ * Connections are kept alive and reused: client-node builds a new agent per call, so this module
+ * keeps one keep-alive agent per distinct TLS identity (server trust, client certificate,
+ * verification) and uses it instead, except behind a proxy, where client-node's proxy agent is
+ * kept. A request whose reused idle connection the server had just closed (ECONNRESET before any
+ * response) is sent once more on a fresh connection: the server never read it.
+ * Caveat: requests have no timeout of their own, like client-node's, so a hung server hangs them.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import * as http from 'node:http';
@@ -53,12 +57,52 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
     },
   };
   await kubeConfig.applyToHTTPSOptions(options);
+  if (!kubeConfig.getCurrentCluster()?.proxyUrl) options.agent = keepAliveAgent(url, options);
   const transport = url.protocol === 'http:' ? http : https;
-  return new Promise((resolve, reject) => {
-    const req = transport.request(url, options, resolve);
-    req.on('error', reject);
-    req.end(payload);
-  });
+  const attempt = (retryOnReset: boolean): Promise<http.IncomingMessage> =>
+    new Promise((resolve, reject) => {
+      const req = transport.request(url, options, resolve);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (retryOnReset && req.reusedSocket && err.code === 'ECONNRESET') resolve(attempt(false));
+        else reject(err);
+      });
+      req.end(payload);
+    });
+  return attempt(true);
+}
+
+const agents = new Map<string, http.Agent>();
+
+/** One keep-alive agent per protocol and TLS identity, shared by every request that has it. */
+function keepAliveAgent(url: URL, options: https.RequestOptions): http.Agent {
+  const key = JSON.stringify([
+    url.protocol,
+    options.rejectUnauthorized,
+    options.servername,
+    options.ca,
+    options.cert,
+    options.key,
+    options.pfx,
+    options.passphrase,
+  ]);
+  let agent = agents.get(key);
+  if (!agent) {
+    agent =
+      url.protocol === 'http:'
+        ? new http.Agent({ keepAlive: true })
+        : new https.Agent({
+            keepAlive: true,
+            ca: options.ca,
+            cert: options.cert,
+            key: options.key,
+            pfx: options.pfx,
+            passphrase: options.passphrase,
+            rejectUnauthorized: options.rejectUnauthorized,
+            servername: options.servername,
+          });
+    agents.set(key, agent);
+  }
+  return agent;
 }
 
 async function readBody(response: http.IncomingMessage): Promise<unknown> {
