@@ -10,7 +10,8 @@
  *   sooner, if enqueued meanwhile);
  * - TerminalError → backoff forgotten, the error logged, no retry until the key is enqueued again;
  * - any other error → retried after the rate limiter's delay (5 ms doubling to 1000 s per key,
- *   under a 10/s burst-100 bucket).
+ *   under a 10/s burst-100 bucket); logged as an error, except a conflict or AlreadyExists (a
+ *   write over a newer version than the store held — routine under concurrency), logged at debug.
  * Every reconcile counts in controller_runtime_reconcile_total{result} and its time in
  * controller_runtime_reconcile_time_seconds, and logs with controller, plane and key — as do
  * the lines the reconciler writes through the logger it is given.
@@ -18,6 +19,7 @@
  * dedup; `start` is called after the informers behind the triggers are synced.
  * Caveat: keys enqueued before `start` wait in the queue; `stop` drops keys not yet started.
  */
+import { isAlreadyExists, isConflict } from '../client/errors.ts';
 import type { Clock } from './clock.ts';
 import { controllerLogger, type Logger } from './logging.ts';
 import { processMetrics, type ReconcileResult, type RuntimeMetrics } from './metrics.ts';
@@ -186,10 +188,16 @@ export class Controller<K> {
       case 'error':
         this.queue.addRateLimited(keyString);
         this.count('error');
-        log.error(
-          { err: outcome.error, retries: this.queue.numRequeues(keyString) },
-          'reconcile failed; retrying with backoff',
-        );
+        if (isConflict(outcome.error) || isAlreadyExists(outcome.error))
+          log.debug(
+            { err: outcome.error.message, retries: this.queue.numRequeues(keyString) },
+            'reconcile wrote over a newer version than it read; retrying with backoff',
+          );
+        else
+          log.error(
+            { err: outcome.error, retries: this.queue.numRequeues(keyString) },
+            'reconcile failed; retrying with backoff',
+          );
         return;
     }
   }

@@ -79,7 +79,7 @@ export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAUL
   let columnsSent = false;
   let closed = false;
   const send = (eventType: string, object: unknown): void => {
-    if (closed) return;
+    if (closed || res.writableEnded || res.destroyed) return;
     res.write(`${JSON.stringify({ type: eventType, object })}\n`);
     if (res.writableLength > settings.maxBufferedBytes) res.destroy();
   };
@@ -119,14 +119,16 @@ export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAUL
       metadata: { resourceVersion: String(plane.log.revision) },
     });
   const bookmarkTimer = bookmarks ? setInterval(bookmark, settings.bookmarkIntervalMs) : undefined;
-  const endTimer = setTimeout(() => {
-    if (bookmarks) bookmark();
-    res.end();
-  }, duration);
-  res.on('close', () => {
+  const stop = (): void => {
     closed = true;
     unsubscribe();
     clearTimeout(endTimer);
     if (bookmarkTimer) clearInterval(bookmarkTimer);
-  });
+  };
+  const endTimer = setTimeout(() => {
+    if (bookmarks) bookmark();
+    stop();
+    res.end();
+  }, duration);
+  res.on('close', stop);
 }
