@@ -18,8 +18,6 @@
  * - `stop()` ends leadership (releasing the Lease), stops every controller, disengages every
  *   project plane, closes every informer and both listeners.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../runtime/clock.ts';
@@ -27,7 +25,9 @@ import type { Controller } from '../runtime/controller.ts';
 import {
   LEASES,
   NAMESPACES,
+  defaultCandidateIdentity,
   runLeaderElection,
+  termEnded,
   type Lease,
   type LeaderElection,
   type LeaseTiming,
@@ -143,7 +143,7 @@ function leadHubControllers(
     namespacesClient: ctx.hub.client(NAMESPACES),
     name: MANAGER_LEASE,
     namespace: MANAGER_LEASE_NAMESPACE,
-    identity: options.identity ?? `${hostname()}_${randomBytes(4).toString('hex')}`,
+    identity: options.identity ?? defaultCandidateIdentity(),
     log: ctx.log,
     clock: ctx.clock,
     timing: options.leaseTiming,
@@ -152,10 +152,7 @@ function leadHubControllers(
       try {
         await Promise.all(planes.map((plane) => plane.synced()));
         if (!signal.aborted) for (const controller of controllers) await controller.start();
-        await new Promise<void>((resolve) => {
-          if (signal.aborted) resolve();
-          else signal.addEventListener('abort', () => resolve(), { once: true });
-        });
+        await termEnded(signal);
       } finally {
         for (const controller of controllers) await controller.stop().catch(() => undefined);
       }

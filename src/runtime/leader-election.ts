@@ -30,6 +30,8 @@
  * fails at 5 s. A's attempts at 6, 8, 10, 12 s fail; at 14 s (4 + 10) A stops leading. B saw
  * A's last renewal at some t ≥ 4 s, so it may take the Lease at t + 15 ≥ 19 s — after A stopped.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { isAlreadyExists, isConflict } from '../client/errors.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
@@ -106,6 +108,19 @@ type Attempt = 'holding' | 'held-by-other' | 'failed';
 /** Kubernetes MicroTime: RFC 3339 with exactly six fractional digits. */
 function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/Z$/, '000Z');
+}
+
+/** A candidate identity unique to this process: `<hostname>_<8 hex>`, as client-go builds one. */
+export function defaultCandidateIdentity(): string {
+  return `${hostname()}_${randomBytes(4).toString('hex')}`;
+}
+
+/** Resolves when the term of leadership whose signal this is ends (at once if it has). */
+export function termEnded(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 export function runLeaderElection(options: LeaderElectionOptions): LeaderElection {

@@ -5,7 +5,6 @@
  * the Milo path, runs the project and hub controllers there, and exits cleanly on SIGTERM.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -20,66 +19,11 @@ import { projectKubeConfig } from '../../src/runtime/planes.ts';
 import { eventually, startTestServer, type TestServer } from '../support/apiserver.ts';
 import { NAMESPACES, SERVING_LOCATIONS } from '../support/hub-fixtures.ts';
 import { fixtureTopology, LOCATIONS, NETWORK_CONTEXTS, PROJECTS } from '../support/project-fixtures.ts';
-
-interface RunningManager {
-  child: ChildProcess;
-  metricsUrl: string;
-  healthUrl: string;
-  exited: Promise<number | null>;
-}
-
-async function startManagerProcess(
-  hubKubeconfig: string,
-  platformKubeconfig: string,
-): Promise<RunningManager> {
-  const child = spawn(
-    process.execPath,
-    [
-      'bin/netpresence.js',
-      'manager',
-      '--hub-kubeconfig',
-      hubKubeconfig,
-      '--platform-kubeconfig',
-      platformKubeconfig,
-      '--metrics-addr',
-      '127.0.0.1:0',
-      '--health-addr',
-      '127.0.0.1:0',
-      '--log-level',
-      'warn',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  let stdout = '';
-  const urls = await new Promise<{ metricsUrl: string; healthUrl: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`manager did not start within 30 s: ${stderr}`)), 30_000);
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      const match = /metrics on (\S+)\/metrics, health on (\S+)\/healthz/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ metricsUrl: match[1], healthUrl: match[2] });
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`manager exited with ${code}: ${stderr}`));
-    });
-  });
-  return { child, exited, ...urls };
-}
-
-async function get(url: string): Promise<{ status: number; body: string }> {
-  const response = await fetch(url);
-  return { status: response.status, body: await response.text() };
-}
+import { get, startProcess, type RunningProcess } from '../support/process.ts';
 
 describe('netpresence manager', () => {
   let t: TestServer;
-  let manager: RunningManager;
+  let manager: RunningProcess;
 
   before(async () => {
     t = await startTestServer(['hub']);
@@ -89,7 +33,14 @@ describe('netpresence manager', () => {
     const platformKubeconfig = join(t.dir, 'platform.kubeconfig');
     await writeFile(hubKubeconfig, t.kubeConfig('hub').exportConfig(), { mode: 0o600 });
     await writeFile(platformKubeconfig, t.kubeConfig('root').exportConfig(), { mode: 0o600 });
-    manager = await startManagerProcess(hubKubeconfig, platformKubeconfig);
+    manager = await startProcess('manager', [
+      '--hub-kubeconfig',
+      hubKubeconfig,
+      '--platform-kubeconfig',
+      platformKubeconfig,
+      '--log-level',
+      'warn',
+    ]);
   });
 
   after(async () => {

@@ -1,0 +1,105 @@
+/**
+ * `netpresence cell`: the cell controllers (location identity, claim, interface, context hold)
+ * against one edge cluster (`--kubeconfig`), with IPAM reached per project under an IPAM base —
+ * either a kubeconfig (`--ipam-kubeconfig`) or the platform's URL (`--ipam-url`), then with the
+ * credentials and CA of `--kubeconfig`'s user and cluster — until SIGINT or SIGTERM.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { Command, Option } from 'commander';
+import { loadKubeConfig } from '../client/kubeconfig.ts';
+import { startCell, type CellProcess } from '../controllers/cell-process.ts';
+import { rootLogger } from '../runtime/logging.ts';
+import { parseListen } from './apiserver.ts';
+
+export interface CellFlags {
+  kubeconfig: string;
+  context?: string;
+  hubKubeconfig?: string;
+  hubContext?: string;
+  ipamKubeconfig?: string;
+  ipamContext?: string;
+  ipamUrl?: string;
+  location?: string;
+  metricsAddr: string;
+  healthAddr: string;
+  identity?: string;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export const ipamBaseMissing = 'netpresence cell needs the IPAM base: give --ipam-kubeconfig or --ipam-url';
+export const ipamBaseTwice = 'give either --ipam-kubeconfig or --ipam-url, not both';
+
+/** The cell's KubeConfig with its current cluster's server moved to `url`: same user, same CA. */
+export function kubeConfigAt(cell: KubeConfig, url: string): KubeConfig {
+  const current = cell.getCurrentCluster()!;
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: cell
+      .getClusters()
+      .map((c) => (c.name === current.name ? { ...c, server: url.replace(/\/+$/, '') } : c)),
+    users: cell.getUsers(),
+    contexts: cell.getContexts(),
+    currentContext: cell.getCurrentContext(),
+  });
+  return kubeConfig;
+}
+
+export async function runCell(flags: CellFlags): Promise<CellProcess> {
+  if (flags.ipamKubeconfig && flags.ipamUrl) throw new Error(ipamBaseTwice);
+  const cell = loadKubeConfig(flags.kubeconfig, flags.context);
+  let ipam: KubeConfig;
+  if (flags.ipamKubeconfig) ipam = loadKubeConfig(flags.ipamKubeconfig, flags.ipamContext);
+  else if (flags.ipamUrl) ipam = kubeConfigAt(cell, flags.ipamUrl);
+  else throw new Error(ipamBaseMissing);
+  return startCell({
+    cell,
+    ipam,
+    hub: flags.hubKubeconfig ? loadKubeConfig(flags.hubKubeconfig, flags.hubContext) : undefined,
+    location: flags.location,
+    metricsAddr: parseListen(flags.metricsAddr),
+    healthAddr: parseListen(flags.healthAddr),
+    identity: flags.identity,
+    log: rootLogger({ level: flags.logLevel, name: 'netpresence-cell' }),
+  });
+}
+
+export function cellCommand(): Command {
+  return new Command('cell')
+    .description('Run the cell controllers (location identity, claim, interface, context hold) for one cell')
+    .requiredOption('--kubeconfig <path>', 'kubeconfig of the cell (the edge cluster)')
+    .option('--context <name>', 'context to use in the cell kubeconfig (default: its current context)')
+    .option(
+      '--hub-kubeconfig <path>',
+      'kubeconfig of the federation hub (optional; no cell controller reads it yet)',
+    )
+    .option('--hub-context <name>', 'context to use in the hub kubeconfig')
+    .option(
+      '--ipam-kubeconfig <path>',
+      "kubeconfig of the IPAM base (Milo's platform); project P's IPAM is at its Milo project path",
+    )
+    .option('--ipam-context <name>', 'context to use in the IPAM kubeconfig')
+    .option(
+      '--ipam-url <url>',
+      "the IPAM base URL instead of --ipam-kubeconfig, reached with --kubeconfig's user credentials and CA",
+    )
+    .option('--location <name>', 'the location to serve when no single ServingLocation has been delivered')
+    .option('--metrics-addr <host:port>', 'serve Prometheus metrics at /metrics here', '127.0.0.1:8080')
+    .option('--health-addr <host:port>', 'serve /healthz and /readyz here', '127.0.0.1:8081')
+    .option('--identity <name>', 'leader election identity (default: hostname and a random suffix)')
+    .addOption(
+      new Option('--log-level <level>', 'lowest log level written')
+        .choices(['trace', 'debug', 'info', 'warn', 'error', 'silent'])
+        .default('info'),
+    )
+    .action(async (flags: CellFlags) => {
+      const cell = await runCell(flags);
+      console.log(
+        `netpresence cell running; metrics on ${cell.metricsUrl}/metrics, health on ${cell.healthUrl}/healthz`,
+      );
+      const stop = (): void => {
+        void cell.stop().then(() => process.exit(0));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}

@@ -1,0 +1,94 @@
+/**
+ * Releasing a deleted claim (controllers.md §10 "Release"): under `Retain` the interface is kept,
+ * unbound and `Available`, with its addresses; under `Delete` its addresses are released and it is
+ * deleted; a claim whose interface is already gone releases the IPClaims named after itself.
+ *
+ * Guarantees: the claim's finalizer is removed only after its interface and addresses are dealt
+ * with and the context hold has been run; no identity is needed, so a cell that lost its location
+ * can still delete claims; a retained interface's addresses never reach IPAM.
+ */
+import type { Logger } from 'pino';
+import {
+  claimedInterfaceName,
+  NETWORKINTERFACECLAIM_RELEASE_FINALIZER,
+  type NetworkInterfaceClaim,
+} from '../../apis/networking/v1alpha/network-interface-claim.ts';
+import {
+  NETWORKINTERFACE_RELEASE_FINALIZER,
+  type NetworkInterface,
+} from '../../apis/networking/v1alpha/network-interface.ts';
+import type { ResourceClient } from '../../client/types.ts';
+import type { ObjectStore } from '../../runtime/events.ts';
+import { hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import { routeFromStore } from '../shared/hub-routing.ts';
+import { patchStatus } from '../shared/writes.ts';
+import { allocationOwner, claimDiscriminators } from './address-requests.ts';
+import { interfaceDiscriminators, releaseAddresses } from './allocation.ts';
+import { holdNetwork, type HoldDeps } from './context-hold.ts';
+import type { IpamDirectory, ProjectIpam } from './ipam-directory.ts';
+
+export interface ReleaseDeps extends HoldDeps {
+  namespaces: ObjectStore;
+  claimClient: ResourceClient<NetworkInterfaceClaim>;
+  interfaceClient: ResourceClient<NetworkInterface>;
+  ipam: IpamDirectory;
+}
+
+export const unroutableRelease = (owner: string, namespace: string, why: string): string =>
+  `cannot release the addresses of "${owner}" in namespace "${namespace}": ${why}`;
+
+/** IPAM of the project `namespace` stands for; throws, naming the owner, when it names none. */
+export function ipamOfNamespace(
+  namespace: string,
+  owner: string,
+  deps: Pick<ReleaseDeps, 'namespaces' | 'ipam'>,
+): { ipam: ProjectIpam; projectNamespace: string } {
+  const route = routeFromStore(deps.namespaces, namespace);
+  if (!route.resolved) throw new Error(unroutableRelease(owner, namespace, route.message));
+  return { ipam: deps.ipam.forProject(route.project), projectNamespace: route.projectNamespace };
+}
+
+/** Releases what `iface` holds in IPAM (§10 "Releasing addresses"). */
+export async function releaseInterfaceAddresses(
+  iface: NetworkInterface,
+  deps: Pick<ReleaseDeps, 'namespaces' | 'ipam'>,
+): Promise<void> {
+  const owner = allocationOwner(iface);
+  const { ipam, projectNamespace } = ipamOfNamespace(iface.metadata.namespace!, owner, deps);
+  await releaseAddresses(ipam, projectNamespace, owner, interfaceDiscriminators(iface));
+}
+
+export async function releaseClaim(
+  claim: NetworkInterfaceClaim,
+  deps: ReleaseDeps,
+  log: Logger,
+): Promise<void> {
+  if (!hasFinalizer(claim, NETWORKINTERFACECLAIM_RELEASE_FINALIZER)) return;
+  const namespace = claim.metadata.namespace!;
+  const claimName = claim.metadata.name!;
+  const iface = deps.interfaces.get(namespace, claimedInterfaceName(claimName, claim.spec));
+  const holds = iface !== undefined && iface.spec.claimRef?.name === claimName;
+  const retain = claim.spec.reclaimPolicy === 'Retain';
+  if (iface && holds && retain) {
+    const unbound = await deps.interfaceClient.patchMerge(iface.metadata.name!, namespace, {
+      metadata: { resourceVersion: iface.metadata.resourceVersion },
+      spec: { claimRef: null },
+    });
+    await patchStatus(deps.interfaceClient, unbound, { phase: 'Available' });
+  } else if (iface && holds) {
+    await releaseInterfaceAddresses(iface, deps);
+    await deps.interfaceClient.delete(iface.metadata.name!, namespace, {
+      preconditions: { uid: iface.metadata.uid },
+    });
+    const deleting = await deps.interfaceClient.get(iface.metadata.name!, namespace);
+    if (deleting) await removeFinalizer(deps.interfaceClient, deleting, NETWORKINTERFACE_RELEASE_FINALIZER);
+  } else if (iface && iface.spec.claimRef === undefined && retain) {
+    await patchStatus(deps.interfaceClient, iface, { phase: 'Available' });
+  } else if (!retain && claim.status?.networkInterfaceRef) {
+    const { ipam, projectNamespace } = ipamOfNamespace(namespace, claimName, deps);
+    await releaseAddresses(ipam, projectNamespace, claimName, claimDiscriminators(claim));
+  }
+  await holdNetwork(namespace, claim.spec.network.name, deps);
+  await removeFinalizer(deps.claimClient, claim, NETWORKINTERFACECLAIM_RELEASE_FINALIZER);
+  log.debug({ retained: retain }, 'claim released');
+}

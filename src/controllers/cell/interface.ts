@@ -1,0 +1,80 @@
+/**
+ * Interface controller (controllers.md §11): gives a NetworkInterface the release finalizer while
+ * it lives, and when it is deleted releases its addresses in IPAM — unless a live claim holds it,
+ * in which case the claim rebuilds it on the same IPClaims and nothing is released.
+ *
+ * Guarantees: the finalizer is removed only after the addresses are released (or left to a live
+ * claim), then the hold of the interface's network is run, so a context it kept can go.
+ */
+import type { Logger } from 'pino';
+import type { NetworkInterfaceClaim } from '../../apis/networking/v1alpha/network-interface-claim.ts';
+import {
+  NETWORKINTERFACE_RELEASE_FINALIZER,
+  type NetworkInterface,
+} from '../../apis/networking/v1alpha/network-interface.ts';
+import { Controller, type Result } from '../../runtime/controller.ts';
+import type { ObjectStore } from '../../runtime/events.ts';
+import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import { forObject } from '../../runtime/triggers.ts';
+import type { ControllerDefinition } from '../framework.ts';
+import { unlessStale } from '../shared/writes.ts';
+import { cellView, objectKeyOf, parseObjectKey, type CellContext, type ObjectKey } from './cell-context.ts';
+import { releaseInterfaceAddresses, type ReleaseDeps } from './claim-release.ts';
+import { holdNetwork } from './context-hold.ts';
+
+export const name = 'interface';
+
+export interface InterfaceDeps extends Omit<ReleaseDeps, 'claimClient'> {
+  claims: ObjectStore<NetworkInterfaceClaim>;
+}
+
+export async function reconcile(key: ObjectKey, deps: InterfaceDeps, log: Logger): Promise<Result> {
+  const { namespace, name: interfaceName } = parseObjectKey(key);
+  const iface = deps.interfaces.get(namespace, interfaceName);
+  if (!iface) return {};
+  if (!iface.metadata.deletionTimestamp) {
+    await ensureFinalizer(deps.interfaceClient, iface, NETWORKINTERFACE_RELEASE_FINALIZER);
+    return {};
+  }
+  if (!hasFinalizer(iface, NETWORKINTERFACE_RELEASE_FINALIZER)) return {};
+  const holder = iface.spec.claimRef?.name;
+  const claim = holder === undefined ? undefined : deps.claims.get(namespace, holder);
+  if (claim && !claim.metadata.deletionTimestamp)
+    log.debug({ claim: holder }, 'held by a live claim; nothing released');
+  else await releaseInterfaceAddresses(iface, deps);
+  await removeFinalizer(deps.interfaceClient, iface, NETWORKINTERFACE_RELEASE_FINALIZER);
+  await holdNetwork(namespace, iface.spec.network.name, deps);
+  return {};
+}
+
+export const interfaceController: ControllerDefinition<CellContext> = {
+  name,
+  build(ctx) {
+    const view = cellView(ctx);
+    const deps: InterfaceDeps = {
+      claims: view.claims.store,
+      interfaces: view.interfaces.store,
+      contexts: view.contexts.store,
+      namespaces: view.namespaces.store,
+      interfaceClient: view.interfaceClient,
+      contextClient: view.contextClient,
+      ipam: ctx.ipam,
+    };
+    const controller = new Controller<ObjectKey>({
+      name,
+      reconcile: async (key, log) => (await unlessStale(reconcile(key, deps, log), log)) ?? {},
+      toString: (key) => key,
+      fromString: (key) => (parseObjectKey(key), key),
+      workers: 2,
+      clock: ctx.clock,
+      log: ctx.log,
+      metrics: ctx.metrics,
+    });
+    controller.watch(
+      forObject(view.interfaces, (iface: NetworkInterface) =>
+        objectKeyOf(iface.metadata.namespace, iface.metadata.name!),
+      ),
+    );
+    return controller;
+  },
+};

@@ -1,0 +1,263 @@
+/**
+ * Binding sync (propagation.md §4.3, §4.5, §7.1, §7.2): keeps one Work per cluster of each
+ * binding's `spec.clusters`, holding the manifest of the live template, and deletes the Works of
+ * clusters no longer listed; deletes a binding whose template is gone, and lets a deleted binding
+ * go once its Works are deleted.
+ *
+ * Guarantees:
+ * - Works are found by the binding's permanent-id label, never by listing the API server;
+ * - a Work is written only when its labels, annotations or spec differ from the desired ones, and
+ *   is created with the finalizer `karmada.io/execution-controller`; a Work being deleted is never
+ *   rewritten: its replacement is created once it is gone;
+ * - manifests are rebuilt from the live template only while it is the version the binding
+ *   records (`spec.resource.resourceVersion`), so a template change reaches Works exactly when
+ *   the detector has carried it to the binding — never for a binding whose claim was lost; a
+ *   new cluster of such a binding gets the manifest its other Works hold;
+ * - a binding whose template no longer exists, or exists with another uid, is deleted; a deleted
+ *   binding's Works are deleted and its finalizer removed without waiting for any member.
+ */
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  executionSpaceName,
+  WORK_FINALIZER,
+  WORK_PERMANENT_ID_LABEL,
+  workName,
+  type Work,
+} from '../apis/work/v1alpha1/work.ts';
+import { CONFLICT_RESOLUTION_ANNOTATION } from '../apis/policy/v1alpha1/template-keys.ts';
+import {
+  CRB_FINALIZER,
+  CRB_NAME_ANNOTATION,
+  CRB_PERMANENT_ID_LABEL,
+} from '../apis/work/v1alpha2/cluster-resource-binding.ts';
+import {
+  RB_FINALIZER,
+  RB_NAME_ANNOTATION,
+  RB_NAMESPACE_ANNOTATION,
+  RB_PERMANENT_ID_LABEL,
+} from '../apis/work/v1alpha2/resource-binding.ts';
+import { isAlreadyExists } from '../client/errors.ts';
+import type { KubeObject } from '../client/types.ts';
+import type { ControllerDefinition } from '../controllers/framework.ts';
+import type { Controller, Result } from '../runtime/controller.ts';
+import type { InformerEvent } from '../runtime/events.ts';
+import type { Logger } from '../runtime/logging.ts';
+import { watches } from '../runtime/triggers.ts';
+import type { EngineContext } from './engine-context.ts';
+import { bindingController } from './engine-controller.ts';
+import { hubView, type Binding, type HubView } from './hub-view.ts';
+import {
+  bindingKeyOf,
+  bindingKeyOfTemplate,
+  templateKeyOf,
+  templateKeyOfBinding,
+  type BindingKey,
+} from './keys.ts';
+import { buildManifest, conflictResolutionOf, readdressedManifest } from './manifest.ts';
+import { BY_BINDING_ID } from './resources.ts';
+
+export const name = 'propagation-binding-sync';
+
+const EXECUTION_SPACE_PREFIX = executionSpaceName('');
+
+export function bindingIdLabel(kind: BindingKey['kind']): string {
+  return kind === 'ResourceBinding' ? RB_PERMANENT_ID_LABEL : CRB_PERMANENT_ID_LABEL;
+}
+
+function bindingFinalizer(kind: BindingKey['kind']): string {
+  return kind === 'ResourceBinding' ? RB_FINALIZER : CRB_FINALIZER;
+}
+
+/** The live Works of a binding, and those being deleted. */
+export function worksOf(binding: Binding, kind: BindingKey['kind'], view: HubView): Work[] {
+  const id = binding.metadata.labels?.[bindingIdLabel(kind)];
+  return id ? view.works.store.byIndex(BY_BINDING_ID, id) : [];
+}
+
+export function clusterOfWork(work: Work): string {
+  return (work.metadata.namespace ?? '').slice(EXECUTION_SPACE_PREFIX.length);
+}
+
+export async function reconcile(key: BindingKey, view: HubView, log: Logger): Promise<Result> {
+  const client = view.bindingClient(key.kind);
+  const binding = view.bindings(key.kind).get(key.namespace || undefined, key.name);
+  if (!binding) return {};
+  const works = worksOf(binding, key.kind, view);
+  const finalizer = bindingFinalizer(key.kind);
+  if (binding.metadata.deletionTimestamp) {
+    for (const work of works) if (!work.metadata.deletionTimestamp) await deleteWork(work, view);
+    if (binding.metadata.finalizers?.includes(finalizer))
+      await client.update({
+        ...binding,
+        metadata: {
+          ...binding.metadata,
+          finalizers: binding.metadata.finalizers.filter((f) => f !== finalizer),
+        },
+      });
+    return {};
+  }
+  const templateKey = templateKeyOfBinding(binding);
+  const templates = templateKey && view.templates.get(templateKey.apiVersion, templateKey.kind);
+  if (!templateKey || !templates) return {}; // the kind's informer has not listed yet; its readiness wakes this key
+  const template = templates.informer.store.get(templateKey.namespace || undefined, templateKey.name);
+  if (!template || template.metadata.uid !== binding.spec.resource.uid) {
+    await client.delete(key.name, key.namespace || undefined, {
+      preconditions: { uid: binding.metadata.uid },
+    });
+    return {};
+  }
+  if (!binding.metadata.finalizers?.includes(finalizer)) {
+    await client.update({
+      ...binding,
+      metadata: { ...binding.metadata, finalizers: [...(binding.metadata.finalizers ?? []), finalizer] },
+    });
+    return {};
+  }
+  const clusters = new Set((binding.spec.clusters ?? []).map((cluster) => cluster.name));
+  for (const work of works)
+    if (!clusters.has(clusterOfWork(work)) && !work.metadata.deletionTimestamp) await deleteWork(work, view);
+  const current = template.metadata.resourceVersion === binding.spec.resource.resourceVersion;
+  const conflictResolution = conflictResolutionOf(template, binding.spec.conflictResolution, (message) =>
+    log.warn(message),
+  );
+  for (const cluster of clusters) {
+    const namespace = executionSpaceName(cluster);
+    const name = workName(templateKey.kind, templateKey.name, templateKey.namespace || undefined);
+    const existing = view.works.store.get(namespace, name);
+    if (existing?.metadata.deletionTimestamp) continue; // its deletion event wakes this binding
+    if (existing && !current) continue;
+    const recorded = current ? undefined : recordedManifest(works);
+    const desired = desiredWork(
+      binding,
+      key,
+      template,
+      { namespace, name },
+      existing,
+      conflictResolution,
+      recorded,
+    );
+    if (!existing) {
+      try {
+        await view.worksClient.create(desired);
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+      }
+      continue;
+    }
+    const next: Work = {
+      ...existing,
+      metadata: {
+        ...existing.metadata,
+        labels: { ...existing.metadata.labels, ...desired.metadata.labels },
+        annotations: { ...existing.metadata.annotations, ...desired.metadata.annotations },
+      },
+      spec: desired.spec,
+    };
+    if (!isDeepStrictEqual(next.metadata, existing.metadata) || !isDeepStrictEqual(next.spec, existing.spec))
+      await view.worksClient.update(next);
+  }
+  return {};
+}
+
+function desiredWork(
+  binding: Binding,
+  key: BindingKey,
+  template: KubeObject,
+  work: { namespace: string; name: string },
+  existing: Work | undefined,
+  conflictResolution: 'overwrite' | 'abort',
+  recorded: KubeObject | undefined,
+): Work {
+  const bindingId = binding.metadata.labels![bindingIdLabel(key.kind)];
+  const workId = existing?.metadata.labels?.[WORK_PERMANENT_ID_LABEL] ?? randomUUID();
+  const cluster = key.kind === 'ClusterResourceBinding';
+  const address = { namespace: work.namespace, name: work.name, id: workId };
+  const manifest = recorded
+    ? readdressedManifest(recorded, address)
+    : buildManifest(
+        template,
+        { cluster, namespace: key.namespace || undefined, name: key.name, id: bindingId },
+        address,
+        conflictResolution,
+      );
+  return {
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: {
+      name: work.name,
+      namespace: work.namespace,
+      labels: { [bindingIdLabel(key.kind)]: bindingId, [WORK_PERMANENT_ID_LABEL]: workId },
+      annotations: {
+        ...(cluster
+          ? { [CRB_NAME_ANNOTATION]: key.name }
+          : { [RB_NAMESPACE_ANNOTATION]: key.namespace, [RB_NAME_ANNOTATION]: key.name }),
+        [CONFLICT_RESOLUTION_ANNOTATION]: conflictResolution,
+      },
+      finalizers: [WORK_FINALIZER],
+    },
+    spec: {
+      workload: { manifests: [manifest] },
+      preserveResourcesOnDeletion: binding.spec.preserveResourcesOnDeletion ?? false,
+      suspendDispatching: false,
+    },
+  };
+}
+
+/** The manifest a live Work of the binding holds, if any. */
+function recordedManifest(works: readonly Work[]): KubeObject | undefined {
+  const live = works.find(
+    (work) => !work.metadata.deletionTimestamp && work.spec?.workload?.manifests?.length,
+  );
+  return live?.spec?.workload?.manifests?.[0] as KubeObject | undefined;
+}
+
+async function deleteWork(work: Work, view: HubView): Promise<void> {
+  await view.worksClient.delete(work.metadata.name!, work.metadata.namespace, {
+    preconditions: { uid: work.metadata.uid },
+  });
+}
+
+/** The binding a Work comes from, read from its annotations. */
+export function bindingKeyOfWork(work: Work): BindingKey | undefined {
+  const annotations = work.metadata.annotations ?? {};
+  if (annotations[RB_NAME_ANNOTATION] && annotations[RB_NAMESPACE_ANNOTATION])
+    return {
+      kind: 'ResourceBinding',
+      namespace: annotations[RB_NAMESPACE_ANNOTATION],
+      name: annotations[RB_NAME_ANNOTATION],
+    };
+  if (annotations[CRB_NAME_ANNOTATION])
+    return { kind: 'ClusterResourceBinding', namespace: '', name: annotations[CRB_NAME_ANNOTATION] };
+  return undefined;
+}
+
+export const bindingSyncController: ControllerDefinition<EngineContext> = {
+  name,
+  build(ctx: EngineContext): Controller<BindingKey> {
+    const view = hubView(ctx);
+    const controller = bindingController(ctx, view, name, (key, log) => reconcile(key, view, log));
+    controller.watch(
+      watches(view.works, (event: InformerEvent<Work>) => {
+        const key = event.type === 'DELETED' ? bindingKeyOfWork(event.object) : undefined;
+        return key ? [key] : [];
+      }),
+    );
+    view.templates.onReady((kind) => {
+      for (const binding of [
+        ...view.resourceBindings.store.list(),
+        ...view.clusterResourceBindings.store.list(),
+      ]) {
+        const resource = templateKeyOfBinding(binding);
+        if (resource?.apiVersion === kind.apiVersion && resource.kind === kind.kind)
+          controller.enqueue(bindingKeyOf(binding));
+      }
+      return controller.watch(
+        watches(kind.informer, (event) =>
+          event.type === 'DELETED' ? [bindingKeyOfTemplate(templateKeyOf(event.object))] : [],
+        ),
+      );
+    });
+    return controller;
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * How a component of the propagation engine (propagation.md §0.1) becomes a controller: every
+ * one, hub side and member side, runs its keys against the hub, with the engine's clock, log and
+ * metrics.
+ *
+ * Guarantees: `engineController` binds every key's log lines to the hub plane, uses the
+ * context's clock, logger and metrics, and watches the given triggers before it is returned;
+ * `workers` defaults to the Controller's own (1). `nameKeys` keys a controller by a hub object's
+ * name verbatim; `bindingController` keys one by binding and enqueues the key of every
+ * ResourceBinding and ClusterResourceBinding event that passes the given predicates.
+ */
+import { Controller, type ControllerOptions } from '../runtime/controller.ts';
+import { forObject, type Predicate, type Trigger } from '../runtime/triggers.ts';
+import type { EngineContext } from './engine-context.ts';
+import type { Binding, HubView } from './hub-view.ts';
+import { bindingKeyFromString, bindingKeyOf, bindingKeyString, type BindingKey } from './keys.ts';
+
+export interface EngineControllerOptions<K> {
+  name: string;
+  reconcile: ControllerOptions<K>['reconcile'];
+  toString: (key: K) => string;
+  fromString: (key: string) => K;
+  workers?: number;
+  triggers?: readonly Trigger<K>[];
+}
+
+export function engineController<K>(ctx: EngineContext, options: EngineControllerOptions<K>): Controller<K> {
+  const { triggers = [], ...keys } = options;
+  const controller = new Controller<K>({
+    ...keys,
+    planeOf: () => ctx.hub.name,
+    clock: ctx.clock,
+    log: ctx.log,
+    metrics: ctx.metrics,
+  });
+  for (const trigger of triggers) controller.watch(trigger);
+  return controller;
+}
+
+/** Keys that are a hub object's name. */
+export const nameKeys = {
+  toString: (key: string): string => key,
+  fromString: (key: string): string => key,
+};
+
+/**
+ * A hub-side controller keyed by binding (scheduler, binding sync, status): 4 workers, woken by
+ * every event of either binding kind that passes `predicates`.
+ */
+export function bindingController(
+  ctx: EngineContext,
+  view: HubView,
+  name: string,
+  reconcile: ControllerOptions<BindingKey>['reconcile'],
+  ...predicates: Predicate<Binding>[]
+): Controller<BindingKey> {
+  return engineController(ctx, {
+    name,
+    reconcile,
+    toString: bindingKeyString,
+    fromString: bindingKeyFromString,
+    workers: 4,
+    triggers: [view.resourceBindings, view.clusterResourceBindings].map((informer) =>
+      forObject(informer, (binding) => bindingKeyOf(binding), ...predicates),
+    ),
+  });
+}

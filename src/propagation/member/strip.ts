@@ -1,0 +1,87 @@
+/**
+ * The strip list (propagation.md §5.1): what a hub object loses before it may stand for a member
+ * copy. The hub side builds manifests with it; the member side runs every observed copy through
+ * it before comparing (§5.3), so fields only a server writes never cause a write.
+ *
+ * Guarantees: `stripped` returns a new object and never mutates its argument; it removes the
+ * server-written metadata (creation and deletion timestamps, deletion grace, generation,
+ * managedFields, resourceVersion, selfLink, uid), ownerReferences, finalizers and the whole
+ * `status`, and the extras Karmada prunes on the native kinds it names: a non-headless Service's
+ * `clusterIP`/`clusterIPs`, a Job's generated selector and template labels and
+ * `ttlSecondsAfterFinished`, a Deployment's revision annotation, a ServiceAccount's token
+ * secrets, a service-account-token Secret's data and a PVC's selected-node annotation. Every
+ * other field is kept verbatim. netpresence's own kinds have no extras.
+ */
+import type { KubeObject } from '../../client/types.ts';
+
+const SERVER_METADATA = [
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+  'managedFields',
+  'resourceVersion',
+  'selfLink',
+  'uid',
+  'ownerReferences',
+  'finalizers',
+] as const;
+
+const DEPLOYMENT_REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
+const PVC_SELECTED_NODE_ANNOTATION = 'volume.kubernetes.io/selected-node';
+const JOB_GENERATED_LABELS = [
+  'controller-uid',
+  'batch.kubernetes.io/controller-uid',
+  'job-name',
+  'batch.kubernetes.io/job-name',
+];
+const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
+
+type Extra = (object: Record<string, any>) => void;
+
+/** Karmada's per-kind pruning, keyed by `<group>/<kind>` (core group empty). */
+const NATIVE_EXTRAS: Record<string, Extra> = {
+  '/Service': (service) => {
+    const spec = service.spec;
+    if (!spec || spec.clusterIP === 'None') return;
+    delete spec.clusterIP;
+    delete spec.clusterIPs;
+  },
+  'batch/Job': (job) => {
+    const spec = job.spec;
+    if (!spec) return;
+    delete spec.ttlSecondsAfterFinished;
+    if (spec.manualSelector !== true) {
+      delete spec.selector;
+      const labels = spec.template?.metadata?.labels;
+      if (labels) for (const key of JOB_GENERATED_LABELS) delete labels[key];
+    }
+  },
+  'apps/Deployment': (deployment) => {
+    delete deployment.metadata?.annotations?.[DEPLOYMENT_REVISION_ANNOTATION];
+  },
+  '/ServiceAccount': (account) => {
+    delete account.secrets;
+  },
+  '/Secret': (secret) => {
+    if (secret.type === SERVICE_ACCOUNT_TOKEN_TYPE) delete secret.data;
+  },
+  '/PersistentVolumeClaim': (claim) => {
+    delete claim.metadata?.annotations?.[PVC_SELECTED_NODE_ANNOTATION];
+  },
+};
+
+function groupOf(apiVersion: string | undefined): string {
+  const slash = apiVersion?.indexOf('/') ?? -1;
+  return slash < 0 ? '' : apiVersion!.slice(0, slash);
+}
+
+export function stripped<T extends KubeObject>(object: T): T {
+  const copy = structuredClone(object) as T & Record<string, any>;
+  for (const field of SERVER_METADATA) delete copy.metadata[field];
+  delete copy.status;
+  NATIVE_EXTRAS[`${groupOf(copy.apiVersion)}/${copy.kind ?? ''}`]?.(copy);
+  if (copy.metadata.annotations && Object.keys(copy.metadata.annotations).length === 0)
+    delete copy.metadata.annotations;
+  return copy;
+}

@@ -1,0 +1,122 @@
+/**
+ * The propagator (propagation.md §0.1): the engine in standalone mode beside a hub that runs no
+ * Karmada, under the Lease `netpresence-propagator` in `karmada-system` (created if absent), with
+ * a Prometheus endpoint and health probes.
+ *
+ * Guarantees:
+ * - the engine runs only while this replica holds the Lease: it is started afresh for each term
+ *   of leadership and stopped when the term ends, so two replicas never propagate at once;
+ * - members are reached through their `Cluster` objects and Secrets (standalone access);
+ * - `/healthz` answers 200 while the process serves; `/readyz` answers 200 on a standby replica
+ *   and, on the leader, once its engine's hub informers have listed; `/metrics` serves the
+ *   engine's metrics;
+ * - `stop()` ends leadership (stopping the engine and releasing the Lease) and closes both
+ *   listeners.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { resourceClient } from '../client/resource-client.ts';
+import { systemClock, type Clock } from '../runtime/clock.ts';
+import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
+import {
+  LEASES,
+  NAMESPACES,
+  defaultCandidateIdentity,
+  runLeaderElection,
+  termEnded,
+  type Lease,
+  type LeaderElection,
+  type LeaseTiming,
+} from '../runtime/leader-election.ts';
+import { RuntimeMetrics } from '../runtime/metrics.ts';
+import { startEngine, type Engine } from './engine.ts';
+import { standaloneMembers } from './member/index.ts';
+
+export const PROPAGATOR_LEASE = 'netpresence-propagator';
+export const PROPAGATOR_LEASE_NAMESPACE = 'karmada-system';
+
+export interface PropagatorOptions {
+  hub: KubeConfig;
+  log: Logger;
+  clock?: Clock;
+  metricsAddr?: ListenAddress;
+  healthAddr?: ListenAddress;
+  /** The Lease holder identity; default `<hostname>_<random>`. */
+  identity?: string;
+  leaseTiming?: Partial<LeaseTiming>;
+}
+
+export interface Propagator {
+  metricsUrl?: string;
+  healthUrl?: string;
+  isLeader(): boolean;
+  /** The engine of the current term of leadership, if any. */
+  engine(): Engine | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startPropagator(options: PropagatorOptions): Promise<Propagator> {
+  const clock = options.clock ?? systemClock;
+  const { log } = options;
+  const metrics = new RuntimeMetrics();
+  let engine: Engine | undefined;
+  let leading = false;
+
+  const endpoints = await serveEndpoints({
+    metricsAddr: options.metricsAddr,
+    healthAddr: options.healthAddr,
+    metrics,
+    ready: () => !leading || engine !== undefined,
+    notReadyMessage: 'the propagation engine is starting',
+  });
+
+  const election: LeaderElection = runLeaderElection({
+    client: resourceClient<Lease>(options.hub, LEASES),
+    namespacesClient: resourceClient(options.hub, NAMESPACES),
+    name: PROPAGATOR_LEASE,
+    namespace: PROPAGATOR_LEASE_NAMESPACE,
+    identity: options.identity ?? defaultCandidateIdentity(),
+    log,
+    clock,
+    timing: options.leaseTiming,
+    async onStartedLeading(signal) {
+      leading = true;
+      const started = await startEngine({
+        mode: 'standalone',
+        hub: options.hub,
+        members: (hub) => standaloneMembers({ hub, clock, log }),
+        log,
+        clock,
+        metrics,
+      });
+      try {
+        if (!signal.aborted) {
+          engine = started;
+          await termEnded(signal);
+        }
+      } finally {
+        engine = undefined;
+        await started.stop();
+      }
+    },
+    onStoppedLeading() {
+      leading = false;
+      log.info('no longer leading; the propagation engine stops');
+    },
+  });
+  log.info(
+    { metricsUrl: endpoints.metricsUrl, healthUrl: endpoints.healthUrl },
+    'netpresence propagator started',
+  );
+
+  return {
+    metricsUrl: endpoints.metricsUrl,
+    healthUrl: endpoints.healthUrl,
+    isLeader: () => election.isLeader(),
+    engine: () => engine,
+    async stop() {
+      await election.stop();
+      await endpoints.close();
+    },
+  };
+}

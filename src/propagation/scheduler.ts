@@ -1,0 +1,136 @@
+/**
+ * Scheduler (propagation.md §3, §4.4): writes each binding's `spec.clusters` — every feasible
+ * cluster, sorted by name — with the applied-placement annotation, and its scheduling status.
+ *
+ * Guarantees:
+ * - a binding is recomputed when its spec changes and whenever any Cluster is created, deleted,
+ *   or changes its labels, spec or `Ready` condition; recomputation is idempotent;
+ * - nothing is written when nothing would change: `spec.clusters` and the annotation are
+ *   written together by one update, the status by one merge patch, each only when it differs;
+ *   `lastScheduledTime` moves only with a write of the rest of the status;
+ * - a successful pass sets `Scheduled=True/Success`, `schedulerObservedGeneration` (the
+ *   generation its own spec write produced) and, for `clusterAffinities`, the term in use;
+ *   no fit empties `spec.clusters` and sets `Scheduled=False/NoClusterFit`, keeping the term;
+ * - a binding being deleted is not scheduled.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Cluster } from '../apis/cluster/v1alpha1/cluster.ts';
+import {
+  APPLIED_PLACEMENT_ANNOTATION,
+  BindingConditionType,
+  bindingMessages,
+  BindingReason,
+} from '../apis/work/v1alpha2/binding-spec.ts';
+import type { ControllerDefinition } from '../controllers/framework.ts';
+import { conditionTime, findCondition, setCondition } from '../controllers/shared/conditions.ts';
+import { patchStatus } from '../controllers/shared/writes.ts';
+import type { Clock } from '../runtime/clock.ts';
+import type { Controller, Result } from '../runtime/controller.ts';
+import type { InformerEvent } from '../runtime/events.ts';
+import { generationChanged, watches } from '../runtime/triggers.ts';
+import type { EngineContext } from './engine-context.ts';
+import { bindingController } from './engine-controller.ts';
+import { hubView, type HubView } from './hub-view.ts';
+import { bindingKeyOf, type BindingKey } from './keys.ts';
+import { schedule } from './placement.ts';
+
+export const name = 'propagation-scheduler';
+
+export async function reconcile(key: BindingKey, view: HubView, clock: Clock): Promise<Result> {
+  const store = view.bindings(key.kind);
+  const client = view.bindingClient(key.kind);
+  let binding = store.get(key.namespace || undefined, key.name);
+  if (!binding || binding.metadata.deletionTimestamp) return {};
+  const placed = (binding.spec.clusters ?? []).map((cluster) => cluster.name);
+  const outcome = schedule({
+    placement: binding.spec.placement,
+    placed,
+    observedAffinityName: binding.status?.schedulerObservingAffinityName,
+    clusters: view.clusters.store.list(),
+  });
+  const clusters = outcome.fit ? outcome.clusters : [];
+  const appliedPlacement = JSON.stringify(binding.spec.placement ?? {});
+  const specChanged =
+    !isDeepStrictEqual(clusters, placed) ||
+    (binding.spec.clusters ?? []).some((cluster) => Object.keys(cluster).length !== 1);
+  if (specChanged || binding.metadata.annotations?.[APPLIED_PLACEMENT_ANNOTATION] !== appliedPlacement) {
+    binding = await client.update({
+      ...binding,
+      metadata: {
+        ...binding.metadata,
+        annotations: { ...binding.metadata.annotations, [APPLIED_PLACEMENT_ANNOTATION]: appliedPlacement },
+      },
+      spec: { ...binding.spec, clusters: clusters.map((cluster) => ({ name: cluster })) },
+    });
+  }
+  const now = clock.now();
+  const held = binding.status ?? {};
+  const conditions = setCondition(
+    held.conditions,
+    outcome.fit
+      ? {
+          type: BindingConditionType.Scheduled,
+          status: 'True',
+          reason: BindingReason.Success,
+          message: bindingMessages.scheduled,
+        }
+      : {
+          type: BindingConditionType.Scheduled,
+          status: 'False',
+          reason: BindingReason.NoClusterFit,
+          message: outcome.message,
+        },
+    undefined,
+    now,
+  );
+  const status: Record<string, unknown> = { conditions };
+  if (outcome.fit) {
+    status.schedulerObservedGeneration = binding.metadata.generation;
+    if (outcome.affinityName !== undefined) status.schedulerObservingAffinityName = outcome.affinityName;
+  }
+  const changed = Object.entries(status).some(
+    ([field, value]) => !isDeepStrictEqual((held as Record<string, unknown>)[field], value),
+  );
+  if (!changed && !specChanged) return {};
+  if (outcome.fit) status.lastScheduledTime = conditionTime(now);
+  await patchStatus(view.bindingClient(key.kind), binding, status);
+  return {};
+}
+
+/** A Cluster event that can change a placement: created, deleted, labels, spec or Ready changed. */
+export function clusterPlacementChanged(event: InformerEvent<Cluster>): boolean {
+  if (event.type !== 'MODIFIED' || !event.previous) return true;
+  const before = event.previous;
+  const after = event.object;
+  return (
+    !isDeepStrictEqual(before.metadata.labels ?? {}, after.metadata.labels ?? {}) ||
+    !isDeepStrictEqual(before.spec, after.spec) ||
+    before.metadata.deletionTimestamp !== after.metadata.deletionTimestamp ||
+    !isDeepStrictEqual(
+      findCondition(before.status?.conditions, 'Ready')?.status,
+      findCondition(after.status?.conditions, 'Ready')?.status,
+    )
+  );
+}
+
+function everyBinding(view: HubView): BindingKey[] {
+  return [...view.resourceBindings.store.list(), ...view.clusterResourceBindings.store.list()].map(
+    bindingKeyOf,
+  );
+}
+
+export const schedulerController: ControllerDefinition<EngineContext> = {
+  name,
+  build(ctx: EngineContext): Controller<BindingKey> {
+    const view = hubView(ctx);
+    const controller = bindingController(
+      ctx,
+      view,
+      name,
+      (key) => reconcile(key, view, ctx.clock),
+      generationChanged,
+    );
+    controller.watch(watches(view.clusters, () => everyBinding(view), clusterPlacementChanged));
+    return controller;
+  },
+};
