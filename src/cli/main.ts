@@ -4,14 +4,20 @@
 import { Command } from 'commander';
 import { apiserverCommand } from './apiserver.ts';
 import { cellCommand } from './cell.ts';
+import { hubNamespaceCommand } from './hub-namespace.ts';
 import { managerCommand } from './manager.ts';
 import { propagatorCommand } from './propagator.ts';
+import { traceCommand } from './trace.ts';
+import { upCommand } from './up.ts';
 
 const program = new Command('netpresence')
   .description('Makes a network present in every location it is used.')
   .addCommand(apiserverCommand())
   .addCommand(managerCommand())
   .addCommand(cellCommand())
-  .addCommand(propagatorCommand());
+  .addCommand(propagatorCommand())
+  .addCommand(traceCommand())
+  .addCommand(hubNamespaceCommand())
+  .addCommand(upCommand());
 
 await program.parseAsync(process.argv);

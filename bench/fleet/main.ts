@@ -1,0 +1,275 @@
+/**
+ * bench/fleet: the whole chain on `netpresence up`, as a user runs it — how long P × L
+ * NetworkBindings take to become Ready and their claims to be Bound on the cells, how many API
+ * writes a binding costs across every plane, and how much memory the fleet needs.
+ *
+ * The fleet (a child process, `netpresence up --config <generated>`) has P projects
+ * `bench-p<i>`, each with one IPv6 Network `net`; L Locations `loc-<l>` (city code and region
+ * set, so each gets its ServingLocation and policy), each served by one cell `cell-loc-<l>`.
+ * Once every project has its hub namespace and is bound to every location, the bench creates,
+ * for every pair (project p, location l), NetworkBinding `b-<l>` in p's hub namespace and claim
+ * `c-<p>` (network `net`, defaults) in that namespace on `cell-loc-<l>` — one claim per
+ * (project, cell). Claims are created right after their binding, so most wait for the context
+ * to arrive, as a workload scheduled with its network would.
+ *
+ * Measured:
+ *   1. binding→Ready: from the create being sent to the hub watch event with `Ready=True`;
+ *   2. claim→Bound: from the claim's create to the cell watch event with `Bound=True`;
+ *   3. converge: from the first create to the last binding Ready and claim Bound;
+ *   4. writes per binding: the advance of every plane's revision (a list's resourceVersion is
+ *      its plane's revision) from before the first create until the planes are quiet, less the
+ *      background of Lease renewals measured before the run, / P×L (the claims' writes
+ *      included);
+ *   5. peak RSS: the fleet process's VmHWM (/proc/<pid>/status), setup included.
+ *
+ * Usage: npm run bench:fleet -- [--projects P] [--locations L] [--concurrency C] [--timeout S]
+ */
+import { readFile } from 'node:fs/promises';
+import { stringify } from 'yaml';
+import type { KubeObject } from '../../src/client/types.ts';
+import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
+
+interface Args {
+  projects: number;
+  locations: number;
+  concurrency: number;
+  timeout: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { projects: 100, locations: 10, concurrency: 16, timeout: 1800 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i].replace(/^--/, '') as keyof Args;
+    if (!(key in args)) throw new Error(`unknown flag ${argv[i]}`);
+    const value = Number(argv[i + 1]);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${argv[i]} wants a positive integer`);
+    args[key] = value;
+  }
+  return args;
+}
+
+const projectName = (p: number) => `bench-p${p}`;
+const locationName = (l: number) => `loc-${l}`;
+const cellName = (l: number) => `cell-loc-${l}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function fleetConfig(args: Args): string {
+  return stringify({
+    projects: Array.from({ length: args.projects }, (_, p) => ({
+      name: projectName(p),
+      networks: [{ name: 'net', ipFamilies: ['IPv6'] }],
+    })),
+    locations: Array.from({ length: args.locations }, (_, l) => ({
+      name: locationName(l),
+      topology: { 'topology.datum.net/city-code': `C${l}`, 'topology.datum.net/region': `region-${l}` },
+    })),
+    cells: Array.from({ length: args.locations }, (_, l) => ({
+      name: cellName(l),
+      location: locationName(l),
+    })),
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const conditionTrue = (object: KubeObject, type: string): boolean =>
+  ((object.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
+    (c) => c.type === type && c.status === 'True',
+  );
+
+async function retry<T>(what: string, fn: () => Promise<T>, timeoutMs = 600_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`${what}: ${(err as Error).message}`);
+      await sleep(200);
+    }
+  }
+}
+
+function contexts(args: Args): string[] {
+  return [
+    'platform',
+    'hub',
+    ...Array.from({ length: args.projects }, (_, p) => `project-${projectName(p)}`),
+    ...Array.from({ length: args.locations }, (_, l) => cellName(l)),
+  ];
+}
+
+/** The sum of every plane's revision, read as the resourceVersion of a one-item list. */
+async function revisionSum(fleet: ChildFleet, args: Args): Promise<number> {
+  let sum = 0;
+  for (const context of contexts(args)) {
+    const { resourceVersion } = await fleet.client(context, KINDS.namespaces).list({ limit: 1 });
+    sum += Number(resourceVersion);
+  }
+  return sum;
+}
+
+/**
+ * The fleet never falls silent: every leader renews its Lease every 2 s. The background rate is
+ * measured before the run, and "quiet" means advancing no faster than it.
+ */
+async function backgroundRate(fleet: ChildFleet, args: Args, windowMs = 6000): Promise<number> {
+  const start = await revisionSum(fleet, args);
+  const at = performance.now();
+  await sleep(windowMs);
+  return ((await revisionSum(fleet, args)) - start) / (performance.now() - at);
+}
+
+/** Waits until the revisions advance no faster than `rate` (per ms) over `windowMs`. */
+async function quietRevisions(fleet: ChildFleet, args: Args, rate: number, windowMs = 3000, maxMs = 300_000) {
+  const deadline = performance.now() + maxMs;
+  let last = await revisionSum(fleet, args);
+  let at = performance.now();
+  while (performance.now() < deadline) {
+    await sleep(windowMs);
+    const now = await revisionSum(fleet, args);
+    const elapsed = performance.now() - at;
+    if (now - last <= rate * elapsed * 1.5 + 1) return { sum: now, at: performance.now() };
+    last = now;
+    at = performance.now();
+  }
+  return { sum: last, at: performance.now() };
+}
+
+async function peakRssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return kib / 1024;
+}
+
+/** Watches `id` in `context` and records, per namespace/name, when `condition` first turns True. */
+async function recordTrue(
+  fleet: ChildFleet,
+  context: string,
+  id: (typeof KINDS)[keyof typeof KINDS],
+  condition: string,
+  seen: Map<string, number>,
+  onSeen: () => void,
+) {
+  const client = fleet.client(context, id);
+  const { resourceVersion } = await client.list({ limit: 1 });
+  return client.watch(
+    { resourceVersion },
+    (type, object: KubeObject) => {
+      if (type !== 'ADDED' && type !== 'MODIFIED') return;
+      const key = `${context}/${object.metadata.namespace}/${object.metadata.name}`;
+      if (seen.has(key) || !conditionTrue(object, condition)) return;
+      seen.set(key, performance.now());
+      onSeen();
+    },
+    (err) => {
+      if (err) console.error(`${context} watch ended: ${err.message}`);
+    },
+  );
+}
+
+async function main(args: Args): Promise<void> {
+  const pairs = args.projects * args.locations;
+  console.log(
+    `fleet: ${args.projects} projects × ${args.locations} locations (one cell each) = ${pairs} bindings and ${pairs} claims`,
+  );
+  const setupStarted = performance.now();
+  const fleet = await startChildFleet({ config: fleetConfig(args), timeoutMs: 1_800_000 });
+  try {
+    console.log(`setup: fleet ready in ${(fleet.startupMs / 1000).toFixed(1)} s`);
+    const hubNamespaces: string[] = [];
+    for (let p = 0; p < args.projects; p++) {
+      const project = projectName(p);
+      const hubNamespace = await retry(`hub namespace of ${project}`, () => fleet.hubNamespace(project));
+      hubNamespaces.push(hubNamespace);
+      await retry(`${project} bound to every location`, async () => {
+        const { items } = await fleet.client(`project-${project}`, KINDS.locationBindings).list();
+        if (items.length < args.locations)
+          throw new Error(`${items.length}/${args.locations} LocationBindings`);
+      });
+      await retry(`hub namespace ${hubNamespace} on every cell`, async () => {
+        for (let l = 0; l < args.locations; l++)
+          if (!(await fleet.client(cellName(l), KINDS.namespaces).get(hubNamespace)))
+            throw new Error(`absent on ${cellName(l)}`);
+      });
+    }
+    const rate = await backgroundRate(fleet, args);
+    const before = { sum: await revisionSum(fleet, args), at: performance.now() };
+    console.log(
+      `setup: every project bound and its namespace on every cell after ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
+    );
+
+    const sent = new Map<string, number>();
+    const ready = new Map<string, number>();
+    const bound = new Map<string, number>();
+    let done: () => void = () => {};
+    const converged = new Promise<void>((resolve) => (done = resolve));
+    const check = () => {
+      if (ready.size >= pairs && bound.size >= pairs) done();
+    };
+    const watches = [await recordTrue(fleet, 'hub', KINDS.networkBindings, 'Ready', ready, check)];
+    for (let l = 0; l < args.locations; l++)
+      watches.push(await recordTrue(fleet, cellName(l), KINDS.claims, 'Bound', bound, check));
+
+    const hub = fleet.client('hub', KINDS.networkBindings);
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: args.concurrency }, async () => {
+        while (next < pairs) {
+          const j = next++;
+          const p = j % args.projects;
+          const l = Math.floor(j / args.projects);
+          const namespace = hubNamespaces[p];
+          sent.set(`hub/${namespace}/b-${l}`, performance.now());
+          await hub.create({
+            metadata: { name: `b-${l}`, namespace },
+            spec: {
+              network: { name: 'net' },
+              location: { name: locationName(l) },
+              consumer: { apiGroup: 'compute.datumapis.com', kind: 'WorkloadDeployment', name: `w-${l}` },
+            },
+          });
+          sent.set(`${cellName(l)}/${namespace}/c-${p}`, performance.now());
+          await fleet.client(cellName(l), KINDS.claims).create({
+            metadata: { name: `c-${p}`, namespace },
+            spec: { network: { name: 'net' } },
+          });
+        }
+      }),
+    );
+    const created = performance.now();
+    await Promise.race([converged, sleep(args.timeout * 1000)]);
+    const last = performance.now();
+    for (const watch of watches) watch.abort();
+    const after = await quietRevisions(fleet, args, rate);
+    const writes = after.sum - before.sum - Math.round(rate * (after.at - before.at));
+    const rss = await peakRssMiB(fleet.child.pid!);
+
+    const latencies = (seen: Map<string, number>) =>
+      [...seen].map(([key, at]) => at - sent.get(key)!).sort((a, b) => a - b);
+    const report = (what: string, seen: Map<string, number>) => {
+      const sorted = latencies(seen);
+      return sorted.length === 0
+        ? `${what}: none`
+        : `${what} p50 ${(percentile(sorted, 50) / 1000).toFixed(1)} s, p99 ${(percentile(sorted, 99) / 1000).toFixed(1)} s`;
+    };
+    const convergeS = (Math.max(...ready.values(), ...bound.values()) - started) / 1000;
+    console.log(
+      `run: creates sent in ${((created - started) / 1000).toFixed(1)} s; ${ready.size}/${pairs} bindings Ready, ` +
+        `${bound.size}/${pairs} claims Bound` +
+        (ready.size < pairs || bound.size < pairs
+          ? ` (timed out after ${((last - started) / 1000).toFixed(0)} s)`
+          : ''),
+    );
+    console.log(
+      `result: converged in ${convergeS.toFixed(1)} s; ${report('binding→Ready', ready)}; ${report('claim→Bound', bound)}; ` +
+        `${(writes / pairs).toFixed(1)} API writes per binding (${writes}, Lease renewals excluded); peak RSS ${rss.toFixed(0)} MiB`,
+    );
+  } finally {
+    await fleet.dispose();
+  }
+}
+
+await main(parseArgs(process.argv.slice(2)));

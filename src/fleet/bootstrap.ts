@@ -1,0 +1,69 @@
+/**
+ * Bootstrap: what the fleet writes into a plane it composes before any client reaches it — the
+ * plane's CRDs and its RBAC objects — written in process through the plane's own write path
+ * (admission included), so a plane is usable the moment it is served.
+ *
+ * Guarantees: `ensureObjects` leaves every given object stored with exactly the given content
+ * (everything but metadata and status); an object already stored with that content is not
+ * written again, so a restart on a data directory writes nothing that did not change. A CRD is
+ * served in the same write that stores it (the embedded server establishes it at once).
+ * Assumes: the resource types named are served in the plane (built-ins, or CRDs installed first).
+ */
+import type { KubeObject } from '../apiserver/objects.ts';
+import type { Plane } from '../apiserver/plane.ts';
+import { createObject, readObject, updateObject } from '../apiserver/writes.ts';
+import {
+  cellCrds,
+  hubCrds,
+  platformCrds,
+  projectCrds,
+  propagationCrds,
+  type CustomResourceDefinition,
+} from '../apis/crds.ts';
+
+export interface StoredKind {
+  group: string;
+  version: string;
+  plural: string;
+}
+
+export const CRDS: StoredKind = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+};
+
+/** The CRDs each kind of plane serves (apis.md §0.1); the hub runs the embedded engine. */
+export const crdsOfPlane = {
+  platform: platformCrds,
+  project: projectCrds,
+  hub: [...hubCrds, ...propagationCrds],
+  cell: cellCrds,
+} satisfies Record<string, CustomResourceDefinition[]>;
+
+function content(object: KubeObject): string {
+  const { metadata: _metadata, status: _status, ...rest } = object;
+  return JSON.stringify(rest);
+}
+
+/** Creates each object, or replaces a stored one whose content differs. */
+export function ensureObjects(plane: Plane, kind: StoredKind, objects: readonly KubeObject[]): void {
+  const type = plane.catalog.lookup(kind.group, kind.version, kind.plural);
+  if (!type)
+    throw new Error(`${kind.plural}.${kind.group}/${kind.version} is not served in plane ${plane.name}`);
+  for (const object of objects) {
+    const { name, namespace } = object.metadata;
+    const stored = readObject(plane, type, namespace, name!);
+    if (!stored) {
+      createObject(plane, type, structuredClone(object));
+      continue;
+    }
+    if (content(stored) === content(object)) continue;
+    const next = { ...structuredClone(object), metadata: { ...stored.metadata } };
+    updateObject(plane, type, next, stored);
+  }
+}
+
+export function installPlaneCrds(plane: Plane, crds: readonly CustomResourceDefinition[]): void {
+  ensureObjects(plane, CRDS, crds as unknown as KubeObject[]);
+}

@@ -1,0 +1,22 @@
+/**
+ * What the platform stand-ins of the fleet reach: the planes every controller reaches
+ * (`ManagerContext`, as the platform identity), plus the embedded API server they compose
+ * planes in, the fleet's config, its kubeconfig writer and the project planes it serves.
+ */
+import type { ApiServer } from '../apiserver/server.ts';
+import type { ManagerContext } from '../controllers/framework.ts';
+import type { FleetConfig } from './config.ts';
+import type { KubeconfigWriter } from './kubeconfig-writer.ts';
+
+export interface FleetContext extends ManagerContext {
+  server: ApiServer;
+  config: FleetConfig;
+  kubeconfig: KubeconfigWriter;
+  /** Each served project plane: the uid of the Project it belongs to and its consumer's token. */
+  projectPlanes: Map<string, ProjectPlane>;
+}
+
+export interface ProjectPlane {
+  uid: string;
+  consumerToken: string;
+}

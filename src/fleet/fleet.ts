@@ -1,0 +1,285 @@
+/**
+ * The embedded fleet (`netpresence up`): one embedded API server serving the platform (root),
+ * the hub, a project plane per Project and a plane per cell; every controller of
+ * `netpresence manager`, one `netpresence cell` per cell and the propagation engine, each as
+ * its own narrow identity; and the platform stand-ins (project provisioner, hub-namespace
+ * provisioner, cluster readiness, location projector) as the platform identity.
+ *
+ * Start order:
+ * 1. the server and the static planes, with their CRDs and RBAC written in process;
+ * 2. project planes of Projects already stored (a restart), so no controller meets a Ready
+ *    Project whose plane is not served;
+ * 3. the stand-ins and the cells' Clusters; then the manager, the engine and the cells side by
+ *    side, while
+ * 4. a fresh data directory gets the config's objects (seed.ts) — ready means the default
+ *    objects exist, not that every controller has converged on them.
+ *
+ * Cells run with no configured location: a cell's identity is the ServingLocation the engine
+ * carries to it, so moving a Cluster's location label moves the cell's identity with it.
+ *
+ * Guarantees: the kubeconfig names every served plane from the moment `startFleet` resolves
+ * (and follows project planes as they come and go); `stop()` stops the cells, the engine, the
+ * manager and the stand-ins before the server, so nothing writes into a closed plane, and is
+ * safe to call twice.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import { renderKubeconfig } from '../apiserver/auth/kubeconfig.ts';
+import { SUPERUSER_GROUP } from '../apiserver/auth/rbac.ts';
+import { ApiServer, ROOT_PLANE } from '../apiserver/server.ts';
+import { projectKind, type Project } from '../apis/resourcemanager/v1alpha1/project.ts';
+import { StaticPlane } from '../controllers/framework.ts';
+import { startCell } from '../controllers/cell-process.ts';
+import { startManager } from '../controllers/manager.ts';
+import { locationProjector } from '../controllers/platform/location-projector.ts';
+import { resourceIdOf } from '../controllers/shared/resource-ids.ts';
+import { startEngine } from '../propagation/engine.ts';
+import { embeddedMembers } from '../propagation/member/index.ts';
+import { systemClock } from '../runtime/clock.ts';
+import type { Controller } from '../runtime/controller.ts';
+import { RuntimeMetrics } from '../runtime/metrics.ts';
+import {
+  PlaneRegistry,
+  PROJECTS,
+  projectKubeConfig,
+  type EngagedPlane,
+  type ProjectLike,
+} from '../runtime/planes.ts';
+import { crdsOfPlane, ensureObjects, installPlaneCrds } from './bootstrap.ts';
+import type { FleetConfig } from './config.ts';
+import type { FleetContext } from './context.ts';
+import { clusterReadiness } from './cluster-readiness.ts';
+import { hubNamespaceProvisioner } from './hub-namespaces.ts';
+import {
+  cellGrants,
+  cellIdentity,
+  CLUSTER_ROLE_BINDINGS,
+  CLUSTER_ROLES,
+  hubGrants,
+  MANAGER_IDENTITY,
+  platformGrants,
+  PLATFORM_IDENTITY,
+  PROPAGATOR_IDENTITY,
+  type Grant,
+} from './identities.ts';
+import { KubeconfigWriter } from './kubeconfig-writer.ts';
+import { projectProvisioner, provision } from './project-provisioner.ts';
+import { isSeeded, seedClusters, seedFleet } from './seed.ts';
+
+export const HUB_PLANE = 'hub';
+/** The manager's Lease identity: fixed, so a restart takes the Lease back at once. */
+export const MANAGER_LEASE_IDENTITY = 'netpresence-up';
+/** How long seeding waits for a configured project's plane. */
+export const PROVISION_TIMEOUT_MS = 60_000;
+
+export const fleetMessages = {
+  notProvisioned: (project: string) =>
+    `project ${project} was not provisioned within ${PROVISION_TIMEOUT_MS / 1000} s: see the fleet's log`,
+};
+
+export interface FleetOptions {
+  config: FleetConfig;
+  kubeconfigPath: string;
+  dataDir?: string;
+  host?: string;
+  port?: number;
+  log: Logger;
+}
+
+export interface Fleet {
+  server: ApiServer;
+  kubeconfigPath: string;
+  /** `https://host:port` of the server. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A KubeConfig for one plane as one identity, built in memory. */
+export function planeKubeConfig(server: ApiServer, plane: string, token: string): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromString(
+    renderKubeconfig(
+      server.certificates.caCertPem,
+      [{ name: plane, server: server.url(plane), token }],
+      plane,
+    ),
+  );
+  return kubeConfig;
+}
+
+function grantIn(server: ApiServer, plane: string, grant: Grant): void {
+  const served = server.plane(plane)!;
+  ensureObjects(served, CLUSTER_ROLES, grant.roles);
+  ensureObjects(served, CLUSTER_ROLE_BINDINGS, grant.bindings);
+}
+
+/** Step 1: the platform, hub and cell planes with their CRDs and RBAC. */
+function composeStaticPlanes(server: ApiServer, config: FleetConfig): void {
+  server.addPlane(HUB_PLANE);
+  for (const cell of config.cells) server.addPlane(cell.name);
+  installPlaneCrds(server.plane(ROOT_PLANE)!, crdsOfPlane.platform);
+  installPlaneCrds(server.plane(HUB_PLANE)!, crdsOfPlane.hub);
+  for (const cell of config.cells) installPlaneCrds(server.plane(cell.name)!, crdsOfPlane.cell);
+  grantIn(server, ROOT_PLANE, platformGrants());
+  grantIn(server, HUB_PLANE, hubGrants());
+  for (const cell of config.cells) grantIn(server, cell.name, cellGrants(cell.name));
+}
+
+/** Resolves with the project's plane once it is engaged (provisioned and Ready). */
+function engagedPlane(projects: PlaneRegistry, project: string): Promise<EngagedPlane> {
+  return new Promise((resolve, reject) => {
+    let found = false;
+    // The registry tells a new listener of planes engaged already, possibly before `subscribe`
+    // has returned: unsubscribing waits for that.
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(fleetMessages.notProvisioned(project)));
+    }, PROVISION_TIMEOUT_MS);
+    const unsubscribe = projects.subscribe({
+      engaged: (plane) => {
+        if (plane.project !== project || found) return;
+        found = true;
+        clearTimeout(timer);
+        resolve(plane);
+        queueMicrotask(() => unsubscribe());
+      },
+    });
+  });
+}
+
+/** Step 4: the config's objects, on a data directory that has not been seeded. */
+async function seedOnce(ctx: FleetContext): Promise<void> {
+  if (await isSeeded(ctx.platform)) return;
+  await seedFleet(
+    {
+      platform: ctx.platform,
+      hub: ctx.hub,
+      projectPlane: async (project) => {
+        const plane = await engagedPlane(ctx.projects, project);
+        return new StaticPlane(plane.name, plane.kubeConfig, ctx.clock, ctx.log);
+      },
+    },
+    ctx.config,
+  );
+}
+
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const { config, log } = options;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const clock = systemClock;
+  const server = await ApiServer.start({
+    host: options.host,
+    port: options.port,
+    dataDir: options.dataDir,
+    log: log.child({ component: 'apiserver' }),
+  });
+  composeStaticPlanes(server, config);
+
+  const cellTokens = new Map(
+    config.cells.map((cell) => [cell.name, server.createIdentity(cellIdentity(cell.name))]),
+  );
+  const platformToken = server.createIdentity(PLATFORM_IDENTITY, [SUPERUSER_GROUP]);
+  const managerToken = server.createIdentity(MANAGER_IDENTITY);
+  const kubeconfig = new KubeconfigWriter(options.kubeconfigPath, server, cellTokens);
+
+  const platformKubeConfig = planeKubeConfig(server, ROOT_PLANE, platformToken);
+  const platform = new StaticPlane('platform', platformKubeConfig, clock, log);
+  const hub = new StaticPlane(HUB_PLANE, planeKubeConfig(server, HUB_PLANE, platformToken), clock, log);
+  const projects = new PlaneRegistry({
+    projects: platform.informer<ProjectLike>(PROJECTS),
+    kubeConfigFor: (project) => projectKubeConfig(platformKubeConfig, project),
+    log,
+    clock,
+  });
+  const ctx: FleetContext = {
+    platform,
+    hub,
+    projects,
+    clock,
+    log,
+    metrics: new RuntimeMetrics(new Registry()),
+    server,
+    config,
+    kubeconfig,
+    projectPlanes: new Map(),
+  };
+
+  // Step 2: a restart reopens the planes of stored Projects before anyone engages them.
+  const stored = await platform.client<Project>(resourceIdOf(projectKind)).list();
+  for (const project of stored.items)
+    if (!project.metadata.deletionTimestamp) provision(project.metadata.name!, project.metadata.uid!, ctx);
+  await kubeconfig.write();
+
+  // Step 3: the stand-ins, then every controller set.
+  projects.start();
+  const standIns: Controller<unknown>[] = [
+    projectProvisioner,
+    hubNamespaceProvisioner,
+    clusterReadiness,
+    locationProjector,
+  ].map((definition) => definition.build(ctx));
+  await Promise.all([platform.synced(), hub.synced(), projects.settled()]);
+  for (const controller of standIns) await controller.start();
+  await seedClusters(hub, config.cells);
+  log.info({ ms: elapsed() }, 'planes and platform stand-ins are up');
+
+  // The controller sets start side by side, and a fresh data directory is seeded meanwhile.
+  const seeded = seedOnce(ctx);
+  seeded.catch(() => undefined); // awaited below, once the controller sets are up
+  const propagatorToken = server.createIdentity(PROPAGATOR_IDENTITY);
+  const memberKubeConfigs = new Map(
+    config.cells.map((cell) => [cell.name, planeKubeConfig(server, cell.name, propagatorToken)]),
+  );
+  const [manager, engine, ...cells] = await Promise.all([
+    startManager({
+      hub: planeKubeConfig(server, HUB_PLANE, managerToken),
+      platform: planeKubeConfig(server, ROOT_PLANE, managerToken),
+      identity: MANAGER_LEASE_IDENTITY,
+      log: log.child({ component: 'manager' }),
+      clock,
+    }),
+    startEngine({
+      mode: 'embedded',
+      hub: planeKubeConfig(server, HUB_PLANE, propagatorToken),
+      members: embeddedMembers({ kubeConfigFor: (plane) => memberKubeConfigs.get(plane), clock, log }),
+      log: log.child({ component: 'propagator' }),
+      clock,
+    }),
+    ...config.cells.map((cell) => {
+      const token = cellTokens.get(cell.name)!;
+      return startCell({
+        cell: planeKubeConfig(server, cell.name, token),
+        ipam: planeKubeConfig(server, ROOT_PLANE, token),
+        log: log.child({ component: cell.name }),
+        clock,
+        name: cell.name,
+        // One replica per cell inside one process: nothing to elect.
+        leaderElection: false,
+      });
+    }),
+  ] as const);
+  log.info({ ms: elapsed() }, 'manager, propagation engine and cells are up');
+  await seeded;
+  log.info({ ms: elapsed() }, 'the fleet is seeded');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    server,
+    kubeconfigPath: options.kubeconfigPath,
+    url: server.url(ROOT_PLANE),
+    stop() {
+      stopping ??= (async () => {
+        for (const cell of cells) await cell.stop();
+        await engine.stop();
+        await manager.stop();
+        for (const controller of standIns) await controller.stop();
+        await projects.stop();
+        await Promise.all([platform.close(), hub.close()]);
+        await server.stop();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Identities: who acts in the fleet and what RBAC lets each do, plane by plane (DESIGN §3).
+ *
+ * - `netpresence-platform` — the platform stand-ins (project planes, hub namespaces, Cluster
+ *   readiness, the location projector); the platform itself, so a superuser;
+ * - `netpresence-manager` — the controllers of `netpresence manager`: reads the platform, and
+ *   works with networking, policy and IPAM objects, Leases and Events on the hub and in project
+ *   planes;
+ * - `netpresence-propagator` — the propagation engine: everything on the hub and in every cell;
+ * - `netpresence-<cell>` — one cell's controllers: everything in its own cell plane, and IPAM
+ *   objects in every project plane (its claims), nothing else;
+ * - `consumer-<project>` — a project's consumer: NetworkBindings (and reading the Namespace) in
+ *   that project's hub namespaces only, through a RoleBinding the hub-namespace provisioner
+ *   writes into each of them.
+ *
+ * Guarantees: every function here is pure — it returns the RBAC objects a plane of that kind
+ * needs; the fleet stores them with `ensureObjects`.
+ */
+import type { KubeObject } from '../apiserver/objects.ts';
+import type { StoredKind } from './bootstrap.ts';
+
+export const PLATFORM_IDENTITY = 'netpresence-platform';
+export const MANAGER_IDENTITY = 'netpresence-manager';
+export const PROPAGATOR_IDENTITY = 'netpresence-propagator';
+export const CONSUMER_ROLE = 'netpresence-consumer';
+export const CELL_ROLE = 'netpresence-cell';
+
+export const cellIdentity = (cell: string): string => `netpresence-${cell}`;
+export const consumerIdentity = (project: string): string => `consumer-${project}`;
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+export const CLUSTER_ROLES: StoredKind = { group: RBAC_GROUP, version: 'v1', plural: 'clusterroles' };
+export const CLUSTER_ROLE_BINDINGS: StoredKind = {
+  group: RBAC_GROUP,
+  version: 'v1',
+  plural: 'clusterrolebindings',
+};
+
+interface Rule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+const ALL = ['*'];
+const READ = ['get', 'list', 'watch'];
+const rule = (apiGroups: string[], resources: string[], verbs: string[]): Rule => ({
+  apiGroups,
+  resources,
+  verbs,
+});
+
+const NETWORKING = 'networking.datumapis.com';
+const IPAM = 'ipam.miloapis.com';
+const COORDINATION = 'coordination.k8s.io';
+const EVENTS = 'events.k8s.io';
+
+/** Leases for elections and Events for what controllers report, wherever a controller runs. */
+const RUNTIME_RULES = [
+  rule([COORDINATION], ['leases'], ALL),
+  rule([EVENTS], ['events'], ALL),
+  rule([''], ['events'], ALL),
+  rule([''], ['namespaces'], READ),
+];
+
+function clusterRole(name: string, rules: Rule[]): KubeObject {
+  return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name }, rules };
+}
+
+function clusterRoleBinding(role: string, users: string[]): KubeObject {
+  return {
+    apiVersion: `${RBAC_GROUP}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: { name: role },
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
+    subjects: users.map((name) => ({ apiGroup: RBAC_GROUP, kind: 'User', name })),
+  };
+}
+
+/** A grant of one role to some users in a plane: a ClusterRole and its ClusterRoleBinding. */
+export interface Grant {
+  roles: KubeObject[];
+  bindings: KubeObject[];
+}
+
+function grant(role: string, rules: Rule[], users: string[]): Grant {
+  return { roles: [clusterRole(role, rules)], bindings: [clusterRoleBinding(role, users)] };
+}
+
+function merge(...grants: Grant[]): Grant {
+  return { roles: grants.flatMap((g) => g.roles), bindings: grants.flatMap((g) => g.bindings) };
+}
+
+export function platformGrants(): Grant {
+  return grant(
+    MANAGER_IDENTITY,
+    [rule(['resourcemanager.miloapis.com', 'networking.datumapis.com', 'services.miloapis.com'], ALL, READ)],
+    [MANAGER_IDENTITY],
+  );
+}
+
+export function hubGrants(): Grant {
+  return merge(
+    grant(
+      MANAGER_IDENTITY,
+      [
+        rule([NETWORKING, 'policy.karmada.io'], ALL, ALL),
+        rule(['cluster.karmada.io', 'work.karmada.io'], ALL, READ),
+        ...RUNTIME_RULES,
+      ],
+      [MANAGER_IDENTITY],
+    ),
+    grant(PROPAGATOR_IDENTITY, [rule(ALL, ALL, ALL)], [PROPAGATOR_IDENTITY]),
+    // Bound per hub namespace by the hub-namespace provisioner, never cluster-wide.
+    { roles: [clusterRole(CONSUMER_ROLE, consumerRules())], bindings: [] },
+  );
+}
+
+export function projectGrants(cells: string[]): Grant {
+  return merge(
+    grant(MANAGER_IDENTITY, [rule([NETWORKING, IPAM], ALL, ALL), ...RUNTIME_RULES], [MANAGER_IDENTITY]),
+    grant(CELL_ROLE, [rule([IPAM], ALL, ALL)], cells.map(cellIdentity)),
+  );
+}
+
+export function cellGrants(cell: string): Grant {
+  return merge(
+    grant(CELL_ROLE, [rule(ALL, ALL, ALL)], [cellIdentity(cell)]),
+    grant(PROPAGATOR_IDENTITY, [rule(ALL, ALL, ALL)], [PROPAGATOR_IDENTITY]),
+  );
+}
+
+export function consumerRules(): Rule[] {
+  return [rule([NETWORKING], ['networkbindings'], ALL), rule([''], ['namespaces'], ['get'])];
+}
+
+/** The RoleBinding that lets a project's consumer manage bindings in one of its hub namespaces. */
+export function consumerRoleBinding(project: string, hubNamespace: string): KubeObject {
+  return {
+    apiVersion: `${RBAC_GROUP}/v1`,
+    kind: 'RoleBinding',
+    metadata: { name: CONSUMER_ROLE, namespace: hubNamespace },
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: CONSUMER_ROLE },
+    subjects: [{ apiGroup: RBAC_GROUP, kind: 'User', name: consumerIdentity(project) }],
+  };
+}

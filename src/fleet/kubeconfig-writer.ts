@@ -1,0 +1,85 @@
+/**
+ * Kubeconfig writer: keeps the fleet's kubeconfig file naming every plane the fleet serves.
+ *
+ * Contexts, all but the last two kinds as the admin identity:
+ * - `platform` (the root plane), `hub`, `project-<name>` for each provisioned project plane, and
+ *   each cell by its name (`cell-…`);
+ * - `project-<name>-as-consumer`: the hub as `consumer-<name>`, its namespace the hub namespace
+ *   of the project's namespace `default`;
+ * - `<cell>-as-cell`: the cell plane as that cell's own identity.
+ * The current context is `hub`, where consumers declare bindings.
+ *
+ * Guarantees: every `write()` replaces the file atomically (mode 0600) with the state at that
+ * moment; writes run one at a time in call order, so the last write wins and a reader never sees
+ * a half-written file.
+ */
+import { renderKubeconfig, writeKubeconfig, type KubeconfigContext } from '../apiserver/auth/kubeconfig.ts';
+import { ROOT_PLANE, type ApiServer } from '../apiserver/server.ts';
+
+export const PLATFORM_CONTEXT = 'platform';
+export const HUB_CONTEXT = 'hub';
+export const consumerContext = (project: string): string => `project-${project}-as-consumer`;
+export const cellContext = (cell: string): string => `${cell}-as-cell`;
+
+export interface ProjectAccess {
+  consumerToken: string;
+  /** The hub namespace of the project's namespace `default`. */
+  hubNamespace: string;
+}
+
+export class KubeconfigWriter {
+  private readonly projects = new Map<string, ProjectAccess>();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    private readonly server: ApiServer,
+    private readonly cells: ReadonlyMap<string, string>,
+  ) {}
+
+  setProject(project: string, access: ProjectAccess): void {
+    this.projects.set(project, access);
+  }
+
+  removeProject(project: string): void {
+    this.projects.delete(project);
+  }
+
+  projectNames(): string[] {
+    return [...this.projects.keys()].sort();
+  }
+
+  render(): string {
+    const admin = this.server.adminToken;
+    const contexts: KubeconfigContext[] = [
+      { name: PLATFORM_CONTEXT, server: this.server.url(ROOT_PLANE), token: admin },
+      { name: HUB_CONTEXT, server: this.server.url('hub'), token: admin },
+    ];
+    for (const project of this.projectNames()) {
+      const plane = `project-${project}`;
+      if (this.server.plane(plane))
+        contexts.push({ name: plane, server: this.server.url(plane), token: admin });
+    }
+    for (const cell of this.cells.keys())
+      contexts.push({ name: cell, server: this.server.url(cell), token: admin });
+    for (const project of this.projectNames()) {
+      const access = this.projects.get(project)!;
+      contexts.push({
+        name: consumerContext(project),
+        server: this.server.url('hub'),
+        token: access.consumerToken,
+        namespace: access.hubNamespace,
+      });
+    }
+    for (const [cell, token] of this.cells)
+      contexts.push({ name: cellContext(cell), server: this.server.url(cell), token });
+    return renderKubeconfig(this.server.certificates.caCertPem, contexts, HUB_CONTEXT);
+  }
+
+  /** Rewrites the file with every plane served now; resolves once it is on disk. */
+  write(): Promise<void> {
+    const next = this.queue.then(() => writeKubeconfig(this.path, this.render()));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
