@@ -9,9 +9,11 @@
  * - `<cell>-as-cell`: the cell plane as that cell's own identity.
  * The current context is `hub`, where consumers declare bindings.
  *
- * Guarantees: every `write()` replaces the file atomically (mode 0600) with the state at that
- * moment; writes run one at a time in call order, so the last write wins and a reader never sees
- * a half-written file.
+ * Guarantees: the promise of every `write()` resolves once the file holds the state of that
+ * moment or later; writes replace the file atomically (mode 0600), one at a time, so a reader
+ * never sees a half-written file and the last state wins. Calls made while a write is waiting
+ * share it (it renders when it starts), so a burst of N project planes costs two writes, not N —
+ * each file names every plane, and N full rewrites would cost O(N²).
  */
 import { renderKubeconfig, writeKubeconfig, type KubeconfigContext } from '../apiserver/auth/kubeconfig.ts';
 import { ROOT_PLANE, type ApiServer } from '../apiserver/server.ts';
@@ -30,6 +32,7 @@ export interface ProjectAccess {
 export class KubeconfigWriter {
   private readonly projects = new Map<string, ProjectAccess>();
   private queue: Promise<void> = Promise.resolve();
+  private waiting: Promise<void> | undefined;
 
   constructor(
     readonly path: string,
@@ -78,7 +81,12 @@ export class KubeconfigWriter {
 
   /** Rewrites the file with every plane served now; resolves once it is on disk. */
   write(): Promise<void> {
-    const next = this.queue.then(() => writeKubeconfig(this.path, this.render()));
+    if (this.waiting) return this.waiting;
+    const next = this.queue.then(() => {
+      this.waiting = undefined;
+      return writeKubeconfig(this.path, this.render());
+    });
+    this.waiting = next;
     this.queue = next.catch(() => undefined);
     return next;
   }
