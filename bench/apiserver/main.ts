@@ -15,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, openWatch, startChildServer, type PlaneTarget } from '../../test/support/child-server.ts';
+import { parseFlags, percentile } from '../flags.ts';
 
 interface Args {
   creates: number;
@@ -24,17 +25,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { creates: 5000, concurrency: 16, watchers: 100, events: 200 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = argv[i].replace(/^--/, '') as keyof Args;
-    if (!(key in args)) throw new Error(`unknown flag ${argv[i]}`);
-    args[key] = Number(argv[i + 1]);
-  }
-  return args;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return parseFlags<Args>(argv, { creates: 5000, concurrency: 16, watchers: 100, events: 200 });
 }
 
 async function measureCreates(target: PlaneTarget, total: number, concurrency: number): Promise<number> {

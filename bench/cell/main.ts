@@ -30,6 +30,7 @@ import {
   until,
   type CellScenario,
 } from '../../test/support/cell-fixtures.ts';
+import { parseFlags, percentile } from '../flags.ts';
 
 interface Args {
   claims: number;
@@ -39,25 +40,11 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { claims: 1000, concurrency: 16, timeout: 600, mode: 'both' };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = argv[i].replace(/^--/, '') as keyof Args;
-    if (!(key in args)) throw new Error(`unknown flag ${argv[i]}`);
-    if (key === 'mode') {
-      if (!['absent', 'present', 'both'].includes(argv[i + 1]))
-        throw new Error('--mode wants absent, present or both');
-      args.mode = argv[i + 1];
-      continue;
-    }
-    const value = Number(argv[i + 1]);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${argv[i]} wants a positive integer`);
-    args[key] = value;
-  }
-  return args;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return parseFlags<Args>(
+    argv,
+    { claims: 1000, concurrency: 16, timeout: 600, mode: 'both' },
+    { mode: ['absent', 'present', 'both'] },
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -28,6 +28,7 @@ import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
+import { parseFlags, percentile } from '../flags.ts';
 
 interface Args {
   projects: number;
@@ -37,15 +38,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { projects: 100, locations: 10, concurrency: 16, timeout: 1800 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = argv[i].replace(/^--/, '') as keyof Args;
-    if (!(key in args)) throw new Error(`unknown flag ${argv[i]}`);
-    const value = Number(argv[i + 1]);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${argv[i]} wants a positive integer`);
-    args[key] = value;
-  }
-  return args;
+  return parseFlags<Args>(argv, { projects: 100, locations: 10, concurrency: 16, timeout: 1800 });
 }
 
 const projectName = (p: number) => `bench-p${p}`;
@@ -68,10 +61,6 @@ function fleetConfig(args: Args): string {
       location: locationName(l),
     })),
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 const conditionTrue = (object: KubeObject, type: string): boolean =>

@@ -47,6 +47,7 @@ import {
   until,
 } from '../../test/support/project-fixtures.ts';
 import { startScenario, type Scenario } from '../../test/support/scenario.ts';
+import { parseFlags, percentile } from '../flags.ts';
 
 interface Args {
   bindings: number;
@@ -59,32 +60,11 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = {
-    bindings: 1000,
-    projects: 10,
-    locations: 10,
-    concurrency: 16,
-    timeout: 600,
-    family: 'both',
-  };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = argv[i].replace(/^--/, '') as keyof Args;
-    if (!(key in args)) throw new Error(`unknown flag ${argv[i]}`);
-    if (key === 'family') {
-      if (!['IPv6', 'IPv4', 'both'].includes(argv[i + 1]))
-        throw new Error('--family wants IPv6, IPv4 or both');
-      args.family = argv[i + 1];
-      continue;
-    }
-    const value = Number(argv[i + 1]);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${argv[i]} wants a positive integer`);
-    args[key] = value;
-  }
-  return args;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return parseFlags<Args>(
+    argv,
+    { bindings: 1000, projects: 10, locations: 10, concurrency: 16, timeout: 600, family: 'both' },
+    { family: ['IPv6', 'IPv4', 'both'] },
+  );
 }
 
 const projectName = (p: number) => `bench-p${p}`;

@@ -1,0 +1,35 @@
+/**
+ * What every bench program shares: `--name value` flags over typed defaults, and percentiles.
+ *
+ * Guarantees: a flag not among the defaults, a number flag that is not a positive integer, and
+ * a choice flag outside its choices are refused with an error naming the flag.
+ */
+
+/** Parses `argv` over `defaults`; a string flag listed in `choices` must take one of them. */
+export function parseFlags<T extends { [K in keyof T]: number | string }>(
+  argv: string[],
+  defaults: T,
+  choices: Partial<Record<keyof T, string[]>> = {},
+): T {
+  const flags: Record<string, number | string> = { ...defaults };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i].replace(/^--/, '');
+    const value = argv[i + 1];
+    if (!(key in defaults)) throw new Error(`unknown flag ${argv[i]}`);
+    const allowed = choices[key as keyof T];
+    if (allowed) {
+      if (!allowed.includes(value)) throw new Error(`${argv[i]} wants one of ${allowed.join(', ')}`);
+      flags[key] = value;
+      continue;
+    }
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1) throw new Error(`${argv[i]} wants a positive integer`);
+    flags[key] = number;
+  }
+  return flags as T;
+}
+
+/** The p-th percentile of an ascending list (nearest rank, never past the end). */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
