@@ -167,22 +167,28 @@ async function main(args: Args): Promise<void> {
   const fleet = await startChildFleet({ config: fleetConfig(args), timeoutMs: 1_800_000 });
   try {
     console.log(`setup: fleet ready in ${(fleet.startupMs / 1000).toFixed(1)} s`);
-    const hubNamespaces: string[] = [];
-    for (let p = 0; p < args.projects; p++) {
-      const project = projectName(p);
-      const hubNamespace = await retry(`hub namespace of ${project}`, () => fleet.hubNamespace(project));
-      hubNamespaces.push(hubNamespace);
-      await retry(`${project} bound to every location`, async () => {
-        const { items } = await fleet.client(`project-${project}`, KINDS.locationBindings).list();
-        if (items.length < args.locations)
-          throw new Error(`${items.length}/${args.locations} LocationBindings`);
-      });
-      await retry(`hub namespace ${hubNamespace} on every cell`, async () => {
-        for (let l = 0; l < args.locations; l++)
-          if (!(await fleet.client(cellName(l), KINDS.namespaces).get(hubNamespace)))
-            throw new Error(`absent on ${cellName(l)}`);
-      });
-    }
+    const hubNamespaces: string[] = new Array<string>(args.projects);
+    let nextProject = 0;
+    await Promise.all(
+      Array.from({ length: args.concurrency }, async () => {
+        while (nextProject < args.projects) {
+          const p = nextProject++;
+          const project = projectName(p);
+          const hubNamespace = await retry(`hub namespace of ${project}`, () => fleet.hubNamespace(project));
+          hubNamespaces[p] = hubNamespace;
+          await retry(`${project} bound to every location`, async () => {
+            const { items } = await fleet.client(`project-${project}`, KINDS.locationBindings).list();
+            if (items.length < args.locations)
+              throw new Error(`${items.length}/${args.locations} LocationBindings`);
+          });
+          await retry(`hub namespace ${hubNamespace} on every cell`, async () => {
+            for (let l = 0; l < args.locations; l++)
+              if (!(await fleet.client(cellName(l), KINDS.namespaces).get(hubNamespace)))
+                throw new Error(`absent on ${cellName(l)}`);
+          });
+        }
+      }),
+    );
     const rate = await backgroundRate(fleet, args);
     const before = { sum: await revisionSum(fleet, args), at: performance.now() };
     console.log(

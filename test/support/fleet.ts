@@ -137,7 +137,14 @@ export async function startChildFleet(options: ChildFleetOptions = {}): Promise<
     });
   });
   const startupMs = Date.now() - started;
-  const kubeConfig = (context: string) => loadKubeConfig(kubeconfigPath, context);
+  // One parse per context: the file names every plane, so at a thousand projects it is megabytes.
+  // A context's server and token do not change while the fleet runs.
+  const kubeConfigs = new Map<string, KubeConfig>();
+  const kubeConfig = (context: string) => {
+    let loaded = kubeConfigs.get(context);
+    if (!loaded) kubeConfigs.set(context, (loaded = loadKubeConfig(kubeconfigPath, context)));
+    return loaded;
+  };
   let stopped: Promise<number | null> | undefined;
   const stop = () => {
     stopped ??= (async () => {
