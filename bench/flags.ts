@@ -22,6 +22,11 @@ export function parseFlags<T extends { [K in keyof T]: number | string }>(
       flags[key] = value;
       continue;
     }
+    if (typeof defaults[key as keyof T] === 'string') {
+      if (value === undefined) throw new Error(`${argv[i]} wants a value`);
+      flags[key] = value;
+      continue;
+    }
     const number = Number(value);
     if (!Number.isInteger(number) || number < 1) throw new Error(`${argv[i]} wants a positive integer`);
     flags[key] = number;

@@ -23,6 +23,7 @@
  *   5. peak RSS: the fleet process's VmHWM (/proc/<pid>/status), setup included.
  *
  * Usage: npm run bench:fleet -- [--projects P] [--locations L] [--concurrency C] [--timeout S]
+ *        [--profile DIR]
  */
 import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
@@ -35,10 +36,18 @@ interface Args {
   locations: number;
   concurrency: number;
   timeout: number;
+  /** A directory for the fleet process's CPU profile (`--cpu-prof`); none when empty. */
+  profile: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  return parseFlags<Args>(argv, { projects: 100, locations: 10, concurrency: 16, timeout: 1800 });
+  return parseFlags<Args>(argv, {
+    projects: 100,
+    locations: 10,
+    concurrency: 16,
+    timeout: 1800,
+    profile: '',
+  });
 }
 
 const projectName = (p: number) => `bench-p${p}`;
@@ -164,7 +173,11 @@ async function main(args: Args): Promise<void> {
     `fleet: ${args.projects} projects × ${args.locations} locations (one cell each) = ${pairs} bindings and ${pairs} claims`,
   );
   const setupStarted = performance.now();
-  const fleet = await startChildFleet({ config: fleetConfig(args), timeoutMs: 1_800_000 });
+  const fleet = await startChildFleet({
+    config: fleetConfig(args),
+    timeoutMs: 1_800_000,
+    nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [],
+  });
   try {
     console.log(`setup: fleet ready in ${(fleet.startupMs / 1000).toFixed(1)} s`);
     const hubNamespaces: string[] = new Array<string>(args.projects);
@@ -235,7 +248,15 @@ async function main(args: Args): Promise<void> {
       }),
     );
     const created = performance.now();
+    // A line a minute, so a long run shows how it advances.
+    const progress = setInterval(() => {
+      const elapsed = ((performance.now() - started) / 1000).toFixed(0);
+      console.log(
+        `run: ${elapsed} s: ${ready.size}/${pairs} bindings Ready, ${bound.size}/${pairs} claims Bound`,
+      );
+    }, 60_000);
     await Promise.race([converged, sleep(args.timeout * 1000)]);
+    clearInterval(progress);
     const last = performance.now();
     for (const watch of watches) watch.abort();
     const after = await quietRevisions(fleet, args, rate);

@@ -96,6 +96,8 @@ export class ApiServer {
   private readonly sockets = new Set<Socket>();
   private readonly watchSettings: WatchSettings;
   private server?: Server;
+  /** The port bound, read once when listening (asking the socket each time costs a syscall). */
+  private listeningPort?: number;
   private adminTokenValue = '';
 
   private constructor(
@@ -116,7 +118,7 @@ export class ApiServer {
   }
 
   get port(): number {
-    return (this.server!.address() as AddressInfo).port;
+    return this.listeningPort!;
   }
 
   get host(): string {
@@ -244,6 +246,7 @@ export class ApiServer {
       server.once('error', reject);
       server.listen(this.options.port ?? 0, this.host, () => resolve());
     });
+    this.listeningPort = (server.address() as AddressInfo).port;
   }
 
   private resolvePlane(path: string): { entry: PlaneEntry; rest: string } | undefined {

@@ -5,19 +5,7 @@
 import { Command, Option } from 'commander';
 import { writeKubeconfig } from '../apiserver/auth/kubeconfig.ts';
 import { ApiServer } from '../apiserver/server.ts';
-
-export interface ListenAddress {
-  host: string;
-  port: number;
-}
-
-export function parseListen(value: string): ListenAddress {
-  const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(value);
-  if (!match) throw new Error(`--listen must be HOST:PORT, got "${value}"`);
-  const port = Number(match[2]);
-  if (port > 65535) throw new Error(`--listen port must be at most 65535, got ${port}`);
-  return { host: match[1].replace(/^\[|\]$/g, ''), port };
-}
+import { parseListen, stopOnSignal } from './process-options.ts';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -54,10 +42,6 @@ export function apiserverCommand(): Command {
       console.log(
         `netpresence apiserver listening on ${server.url('root')}; kubeconfig written to ${flags.kubeconfig}`,
       );
-      const stop = (): void => {
-        void server.stop().then(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      stopOnSignal(server);
     });
 }

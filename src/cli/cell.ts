@@ -5,13 +5,17 @@
  * credentials and CA of `--kubeconfig`'s user and cluster — until SIGINT or SIGTERM.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { loadKubeConfig } from '../client/kubeconfig.ts';
 import { startCell, type CellProcess } from '../controllers/cell-process.ts';
-import { rootLogger } from '../runtime/logging.ts';
-import { parseListen } from './apiserver.ts';
+import {
+  processSettings,
+  serveUntilSignalled,
+  withProcessOptions,
+  type ProcessFlags,
+} from './process-options.ts';
 
-export interface CellFlags {
+export interface CellFlags extends ProcessFlags {
   kubeconfig: string;
   context?: string;
   hubKubeconfig?: string;
@@ -20,10 +24,6 @@ export interface CellFlags {
   ipamContext?: string;
   ipamUrl?: string;
   location?: string;
-  metricsAddr: string;
-  healthAddr: string;
-  identity?: string;
-  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
 export const ipamBaseMissing = 'netpresence cell needs the IPAM base: give --ipam-kubeconfig or --ipam-url';
@@ -56,15 +56,12 @@ export async function runCell(flags: CellFlags): Promise<CellProcess> {
     ipam,
     hub: flags.hubKubeconfig ? loadKubeConfig(flags.hubKubeconfig, flags.hubContext) : undefined,
     location: flags.location,
-    metricsAddr: parseListen(flags.metricsAddr),
-    healthAddr: parseListen(flags.healthAddr),
-    identity: flags.identity,
-    log: rootLogger({ level: flags.logLevel, name: 'netpresence-cell' }),
+    ...processSettings(flags, 'cell'),
   });
 }
 
 export function cellCommand(): Command {
-  return new Command('cell')
+  const command = new Command('cell')
     .description('Run the cell controllers (location identity, claim, interface, context hold) for one cell')
     .requiredOption('--kubeconfig <path>', 'kubeconfig of the cell (the edge cluster)')
     .option('--context <name>', 'context to use in the cell kubeconfig (default: its current context)')
@@ -82,24 +79,8 @@ export function cellCommand(): Command {
       '--ipam-url <url>',
       "the IPAM base URL instead of --ipam-kubeconfig, reached with --kubeconfig's user credentials and CA",
     )
-    .option('--location <name>', 'the location to serve when no single ServingLocation has been delivered')
-    .option('--metrics-addr <host:port>', 'serve Prometheus metrics at /metrics here', '127.0.0.1:8080')
-    .option('--health-addr <host:port>', 'serve /healthz and /readyz here', '127.0.0.1:8081')
-    .option('--identity <name>', 'leader election identity (default: hostname and a random suffix)')
-    .addOption(
-      new Option('--log-level <level>', 'lowest log level written')
-        .choices(['trace', 'debug', 'info', 'warn', 'error', 'silent'])
-        .default('info'),
-    )
-    .action(async (flags: CellFlags) => {
-      const cell = await runCell(flags);
-      console.log(
-        `netpresence cell running; metrics on ${cell.metricsUrl}/metrics, health on ${cell.healthUrl}/healthz`,
-      );
-      const stop = (): void => {
-        void cell.stop().then(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    .option('--location <name>', 'the location to serve when no single ServingLocation has been delivered');
+  return withProcessOptions(command, { metrics: 8080, health: 8081 }).action(async (flags: CellFlags) =>
+    serveUntilSignalled('cell', await runCell(flags)),
+  );
 }

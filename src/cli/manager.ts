@@ -3,36 +3,33 @@
  * (`--hub-kubeconfig`) and Milo's platform (`--platform-kubeconfig`), whose Projects name the
  * project planes — until SIGINT or SIGTERM.
  */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { loadKubeConfig } from '../client/kubeconfig.ts';
 import { startManager, type Manager } from '../controllers/manager.ts';
-import { rootLogger } from '../runtime/logging.ts';
-import { parseListen } from './apiserver.ts';
+import {
+  processSettings,
+  serveUntilSignalled,
+  withProcessOptions,
+  type ProcessFlags,
+} from './process-options.ts';
 
-export interface ManagerFlags {
+export interface ManagerFlags extends ProcessFlags {
   hubKubeconfig: string;
   hubContext?: string;
   platformKubeconfig: string;
   platformContext?: string;
-  metricsAddr: string;
-  healthAddr: string;
-  identity?: string;
-  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
 export async function runManager(flags: ManagerFlags): Promise<Manager> {
   return startManager({
     hub: loadKubeConfig(flags.hubKubeconfig, flags.hubContext),
     platform: loadKubeConfig(flags.platformKubeconfig, flags.platformContext),
-    metricsAddr: parseListen(flags.metricsAddr),
-    healthAddr: parseListen(flags.healthAddr),
-    identity: flags.identity,
-    log: rootLogger({ level: flags.logLevel, name: 'netpresence-manager' }),
+    ...processSettings(flags, 'manager'),
   });
 }
 
 export function managerCommand(): Command {
-  return new Command('manager')
+  const command = new Command('manager')
     .description(
       'Run the hub and project controllers (presence, replicator, location publisher, network, networkcontext)',
     )
@@ -45,24 +42,8 @@ export function managerCommand(): Command {
     .option(
       '--platform-context <name>',
       'context to use in the platform kubeconfig (default: its current context)',
-    )
-    .option('--metrics-addr <host:port>', 'serve Prometheus metrics at /metrics here', '127.0.0.1:8080')
-    .option('--health-addr <host:port>', 'serve /healthz and /readyz here', '127.0.0.1:8081')
-    .option('--identity <name>', 'leader election identity (default: hostname and a random suffix)')
-    .addOption(
-      new Option('--log-level <level>', 'lowest log level written')
-        .choices(['trace', 'debug', 'info', 'warn', 'error', 'silent'])
-        .default('info'),
-    )
-    .action(async (flags: ManagerFlags) => {
-      const manager = await runManager(flags);
-      console.log(
-        `netpresence manager running; metrics on ${manager.metricsUrl}/metrics, health on ${manager.healthUrl}/healthz`,
-      );
-      const stop = (): void => {
-        void manager.stop().then(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    );
+  return withProcessOptions(command, { metrics: 8080, health: 8081 }).action(async (flags: ManagerFlags) =>
+    serveUntilSignalled('manager', await runManager(flags)),
+  );
 }

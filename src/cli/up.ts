@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { defaultFleetConfig, parseFleetConfig, type FleetConfig } from '../fleet/config.ts';
 import { startFleet, type Fleet } from '../fleet/fleet.ts';
 import { rootLogger } from '../runtime/logging.ts';
+import { logLevelOption, stopOnSignal, type LogLevel } from './process-options.ts';
 
 export const READY_LINE_PREFIX = 'netpresence fleet is up at ';
 
@@ -23,7 +24,7 @@ export interface UpFlags {
   port: string;
   host: string;
   kubeconfig: string;
-  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  logLevel: LogLevel;
 }
 
 export async function loadConfig(path: string | undefined): Promise<FleetConfig> {
@@ -83,17 +84,8 @@ export function upCommand(): Command {
     .addOption(
       new Option('--kubeconfig <path>', 'write the kubeconfig here').default('.netpresence/kubeconfig'),
     )
-    .addOption(
-      new Option('--log-level <level>', 'lowest log level written to stderr')
-        .choices(['trace', 'debug', 'info', 'warn', 'error', 'silent'])
-        .default('warn'),
-    )
+    .addOption(logLevelOption('warn', 'lowest log level written to stderr'))
     .action(async (flags: UpFlags) => {
-      const fleet = await runUp(flags);
-      const stop = (): void => {
-        void fleet.stop().then(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      stopOnSignal(await runUp(flags));
     });
 }

@@ -10,8 +10,9 @@
  * Connections are kept alive and reused: client-node builds a new agent per call, so this module
  * keeps one keep-alive agent per distinct TLS identity (server trust, client certificate,
  * verification) and uses it instead, except behind a proxy, where client-node's proxy agent is
- * kept. A request whose reused idle connection the server had just closed (ECONNRESET before any
- * response) is sent once more on a fresh connection: the server never read it.
+ * kept; watches have agents of their own. A request whose reused idle connection the server had
+ * just closed (ECONNRESET before any response) is sent once more on a fresh connection: the
+ * server never read it.
  * Caveat: requests have no timeout of their own, like client-node's, so a hung server hangs them.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -29,6 +30,8 @@ export interface PlaneRequest {
   body?: unknown;
   /** The body's media type; JSON when omitted. */
   contentType?: string;
+  /** A watch: its connection stays busy for the watch's whole life. */
+  longLived?: boolean;
 }
 
 export const NO_CLUSTER = 'the kubeconfig has no current cluster: set a current context that names one';
@@ -57,7 +60,8 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
     },
   };
   await kubeConfig.applyToHTTPSOptions(options);
-  if (!kubeConfig.getCurrentCluster()?.proxyUrl) options.agent = keepAliveAgent(url, options);
+  if (!kubeConfig.getCurrentCluster()?.proxyUrl)
+    options.agent = keepAliveAgent(url, options, request.longLived ? watchAgents : agents);
   const transport = url.protocol === 'http:' ? http : https;
   const attempt = (retryOnReset: boolean): Promise<http.IncomingMessage> =>
     new Promise((resolve, reject) => {
@@ -71,11 +75,26 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
   return attempt(true);
 }
 
+/**
+ * Agents for requests, and apart from them agents for watches: an agent files each busy
+ * connection in one list per server and finds it there by a linear search whenever a request
+ * ends, so thousands of watches held open in the requests' agent made every request cost a
+ * search through all of them.
+ */
 const agents = new Map<string, http.Agent>();
+const watchAgents = new Map<string, http.Agent>();
 
-/** One keep-alive agent per protocol and TLS identity, shared by every request that has it. */
-function keepAliveAgent(url: URL, options: https.RequestOptions): http.Agent {
-  const key = JSON.stringify([
+/** A TLS option as text: a Buffer by its base64 (JSON would spell every byte as a number). */
+function keyPart(value: unknown): string {
+  if (Buffer.isBuffer(value)) return value.toString('base64');
+  if (Array.isArray(value)) return value.map(keyPart).join(',');
+  if (value === undefined) return '';
+  return JSON.stringify(value);
+}
+
+/** One keep-alive agent per protocol and TLS identity in `pool`, shared by every request that has it. */
+function keepAliveAgent(url: URL, options: https.RequestOptions, pool: Map<string, http.Agent>): http.Agent {
+  const key = [
     url.protocol,
     options.rejectUnauthorized,
     options.servername,
@@ -84,8 +103,10 @@ function keepAliveAgent(url: URL, options: https.RequestOptions): http.Agent {
     options.key,
     options.pfx,
     options.passphrase,
-  ]);
-  let agent = agents.get(key);
+  ]
+    .map(keyPart)
+    .join('\0');
+  let agent = pool.get(key);
   if (!agent) {
     agent =
       url.protocol === 'http:'
@@ -100,7 +121,7 @@ function keepAliveAgent(url: URL, options: https.RequestOptions): http.Agent {
             rejectUnauthorized: options.rejectUnauthorized,
             servername: options.servername,
           });
-    agents.set(key, agent);
+    pool.set(key, agent);
   }
   return agent;
 }

@@ -44,7 +44,12 @@ export async function openWatch(
   const handle: WatchHandle = { abort: () => finish() };
 
   try {
-    response = await open(kubeConfig, { method: 'GET', path, query: { ...query, watch: true } });
+    response = await open(kubeConfig, {
+      method: 'GET',
+      path,
+      query: { ...query, watch: true },
+      longLived: true,
+    });
   } catch (err) {
     finish(err as Error);
     return handle;

@@ -74,4 +74,24 @@ describe('kubeconfig writer', () => {
     assert.ok(!names.includes('project-gone'));
     assert.ok(!names.includes('project-gone-as-consumer'));
   });
+
+  it('rewrites nothing when nothing it names changed, and writes again after a change', async () => {
+    const path = join(dir, 'unchanged');
+    const writer = new KubeconfigWriter(path, server, new Map());
+    server.addProjectPlane('steady');
+    writer.setProject('steady', { consumerToken: 't', hubNamespace: 'ns-s' });
+    await writer.write();
+    const first = (await stat(path)).ino;
+    writer.setProject('steady', { consumerToken: 't', hubNamespace: 'ns-s' });
+    await writer.write();
+    assert.equal((await stat(path)).ino, first, 'an atomic rewrite would have replaced the file');
+    writer.setProject('steady', { consumerToken: 't', hubNamespace: 'ns-other' });
+    await writer.write();
+    assert.notEqual((await stat(path)).ino, first);
+    assert.equal(
+      (await read(path)).contexts.find((c) => c.name === 'project-steady-as-consumer')!.context.namespace,
+      'ns-other',
+    );
+    server.removePlane('project-steady');
+  });
 });

@@ -13,7 +13,9 @@
  * moment or later; writes replace the file atomically (mode 0600), one at a time, so a reader
  * never sees a half-written file and the last state wins. Calls made while a write is waiting
  * share it (it renders when it starts), so a burst of N project planes costs two writes, not N —
- * each file names every plane, and N full rewrites would cost O(N²).
+ * each file names every plane, and N full rewrites would cost O(N²); and a call when nothing
+ * changed since the last write started shares that write (a Project's every status update
+ * asks), so an unchanged fleet rewrites nothing.
  */
 import { renderKubeconfig, writeKubeconfig, type KubeconfigContext } from '../apiserver/auth/kubeconfig.ts';
 import { ROOT_PLANE, type ApiServer } from '../apiserver/server.ts';
@@ -33,6 +35,9 @@ export class KubeconfigWriter {
   private readonly projects = new Map<string, ProjectAccess>();
   private queue: Promise<void> = Promise.resolve();
   private waiting: Promise<void> | undefined;
+  /** Counts changes to what the file names; `rendered` is the count the last write started at. */
+  private changes = 0;
+  private rendered = -1;
 
   constructor(
     readonly path: string,
@@ -41,11 +46,14 @@ export class KubeconfigWriter {
   ) {}
 
   setProject(project: string, access: ProjectAccess): void {
+    const held = this.projects.get(project);
+    if (held?.consumerToken === access.consumerToken && held.hubNamespace === access.hubNamespace) return;
     this.projects.set(project, access);
+    this.changes++;
   }
 
   removeProject(project: string): void {
-    this.projects.delete(project);
+    if (this.projects.delete(project)) this.changes++;
   }
 
   projectNames(): string[] {
@@ -82,9 +90,15 @@ export class KubeconfigWriter {
   /** Rewrites the file with every plane served now; resolves once it is on disk. */
   write(): Promise<void> {
     if (this.waiting) return this.waiting;
+    if (this.rendered === this.changes) return this.queue;
     const next = this.queue.then(() => {
       this.waiting = undefined;
-      return writeKubeconfig(this.path, this.render());
+      const changes = this.changes;
+      this.rendered = changes;
+      return writeKubeconfig(this.path, this.render()).catch((err: unknown) => {
+        if (this.rendered === changes) this.rendered = -1; // not on disk: the next call writes again
+        throw err;
+      });
     });
     this.waiting = next;
     this.queue = next.catch(() => undefined);

@@ -10,7 +10,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { isNotFound } from '../client/errors.ts';
-import { loadKubeConfig } from '../client/kubeconfig.ts';
+import { parseKubeConfig, withContext } from '../client/kubeconfig.ts';
 import { resourceClient } from '../client/resource-client.ts';
 import type { KubeObject, ResourceId } from '../client/types.ts';
 import { projectKubeConfig } from '../runtime/planes.ts';
@@ -27,7 +27,7 @@ export class KubeconfigPlaneReader implements PlaneReader {
   private readonly configs = new Map<string, KubeConfig>();
 
   constructor(private readonly path: string) {
-    this.base = loadKubeConfig(path);
+    this.base = parseKubeConfig(path);
   }
 
   async get<T extends KubeObject>(
@@ -74,10 +74,10 @@ export class KubeconfigPlaneReader implements PlaneReader {
 
   private build(plane: string): KubeConfig {
     const known = this.base.getContexts().map((context) => context.name);
-    if (known.includes(plane)) return loadKubeConfig(this.path, plane);
+    if (known.includes(plane)) return withContext(this.base, this.path, plane);
     if (plane.startsWith(PROJECT_CONTEXT_PREFIX) && known.includes(PLATFORM_CONTEXT)) {
       return projectKubeConfig(
-        loadKubeConfig(this.path, PLATFORM_CONTEXT),
+        withContext(this.base, this.path, PLATFORM_CONTEXT),
         plane.slice(PROJECT_CONTEXT_PREFIX.length),
       );
     }

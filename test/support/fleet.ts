@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { hubNamespaceName } from '../../src/apis/common/upstream.ts';
-import { loadKubeConfig } from '../../src/client/kubeconfig.ts';
+import { parseKubeConfig, withContext } from '../../src/client/kubeconfig.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../../src/client/types.ts';
 import { NAMESPACES, resourceIdOf } from '../../src/controllers/shared/resource-ids.ts';
@@ -77,6 +77,8 @@ export interface ChildFleetOptions {
   /** Reuse this directory (for the kubeconfig); a new temporary one without it. */
   dir?: string;
   timeoutMs?: number;
+  /** Node options for the fleet process, before the script (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 export interface ChildFleet {
@@ -109,7 +111,7 @@ export async function startChildFleet(options: ChildFleetOptions = {}): Promise<
   }
   if (options.dataDir) args.push('--data-dir', options.dataDir);
   const started = Date.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -137,12 +139,15 @@ export async function startChildFleet(options: ChildFleetOptions = {}): Promise<
     });
   });
   const startupMs = Date.now() - started;
-  // One parse per context: the file names every plane, so at a thousand projects it is megabytes.
-  // A context's server and token do not change while the fleet runs.
+  // The file names every plane (megabytes at a thousand projects): parsed once, and again only
+  // for a context it did not yet name. A context's server and token do not change.
+  let parsed: KubeConfig | undefined;
   const kubeConfigs = new Map<string, KubeConfig>();
   const kubeConfig = (context: string) => {
     let loaded = kubeConfigs.get(context);
-    if (!loaded) kubeConfigs.set(context, (loaded = loadKubeConfig(kubeconfigPath, context)));
+    if (loaded) return loaded;
+    if (!parsed?.getContextObject(context)) parsed = parseKubeConfig(kubeconfigPath);
+    kubeConfigs.set(context, (loaded = withContext(parsed, kubeconfigPath, context)));
     return loaded;
   };
   let stopped: Promise<number | null> | undefined;

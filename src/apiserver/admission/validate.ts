@@ -3,8 +3,9 @@
  * failure worded as the Kubernetes API server words it (kube-openapi's messages, converted to
  * field errors the way apiextensions-apiserver converts them).
  *
- * Guarantees: the schema is translated to JSON Schema once per schema object (a WeakMap keyed by
- * identity) and compiled synchronously. The OpenAPI v3.0 dialect is honoured: `nullable`, boolean
+ * Guarantees: a schema is translated to JSON Schema and compiled synchronously once per content:
+ * the same CRD installed in a thousand planes (each its own schema object) compiles once. At most
+ * `MAX_DISTINCT_SCHEMAS` compilations are kept; beyond that the cache starts over. The OpenAPI v3.0 dialect is honoured: `nullable`, boolean
  * `exclusiveMinimum`/`exclusiveMaximum`, `x-kubernetes-int-or-string` (integer or string, named
  * `integer,string` in messages); every `x-kubernetes-*` keyword and annotation is left out of
  * the translation, and only the formats of formats.ts are checked. All failures are reported, not
@@ -42,7 +43,9 @@ interface CompiledSchema {
   origins: WeakMap<object, SchemaNode>;
 }
 
+export const MAX_DISTINCT_SCHEMAS = 1000;
 const compiled = new WeakMap<SchemaNode, CompiledSchema>();
+const compiledByContent = new Map<string, CompiledSchema>();
 
 export function validateAgainstSchema(object: unknown, schema: SchemaNode): FieldError[] {
   const { validate, origins } = compiledSchema(schema);
@@ -52,12 +55,17 @@ export function validateAgainstSchema(object: unknown, schema: SchemaNode): Fiel
 
 function compiledSchema(schema: SchemaNode): CompiledSchema {
   let entry = compiled.get(schema);
+  if (entry) return entry;
+  const content = JSON.stringify(schema);
+  entry = compiledByContent.get(content);
   if (!entry) {
     const origins = new WeakMap<object, SchemaNode>();
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, formats: FORMATS });
     entry = { validate: ajv.compile(toJsonSchema(schema, origins)), origins };
-    compiled.set(schema, entry);
+    if (compiledByContent.size >= MAX_DISTINCT_SCHEMAS) compiledByContent.clear();
+    compiledByContent.set(content, entry);
   }
+  compiled.set(schema, entry);
   return entry;
 }
 

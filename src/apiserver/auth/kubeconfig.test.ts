@@ -55,6 +55,30 @@ describe('kubeconfig', () => {
     );
   });
 
+  it('keeps every name, server and token the string it is, however YAML would read it plainly', () => {
+    const awkward = ['yes', 'null', '1234', '0x1f', 'a: b', 'x #y', 't"x', "it's", '-dash', '~', 'ünï'];
+    const contexts = awkward.map((name, i) => ({
+      name,
+      server: `https://127.0.0.1:${6443 + i}/planes/${name}`,
+      token: name,
+      namespace: name,
+    }));
+    const config = parse(renderKubeconfig(CA_PEM, contexts, 'yes'));
+    assert.deepEqual(
+      config.clusters.map((c: { name: string; cluster: { server: string } }) => [c.name, c.cluster.server]),
+      contexts.map((c) => [c.name, c.server]),
+    );
+    assert.deepEqual(
+      config.users.map((u: { user: { token: string } }) => u.user.token),
+      awkward,
+    );
+    assert.deepEqual(
+      config.contexts.map((c: { context: { namespace: string } }) => c.context.namespace),
+      awkward,
+    );
+    assert.equal(config['current-context'], 'yes');
+  });
+
   it('keeps the CA data on one line', () => {
     const caLines = renderKubeconfig(CA_PEM, [hub], 'hub')
       .split('\n')

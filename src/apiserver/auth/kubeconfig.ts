@@ -9,7 +9,6 @@
  * holds tokens.
  * Caveat: writing replaces the whole file; contexts that other tools added to it are not merged.
  */
-import { stringify } from 'yaml';
 import { writeFileAtomic } from './atomic-file.ts';
 
 export interface KubeconfigContext {
@@ -35,26 +34,37 @@ export function renderKubeconfig(
 ): string {
   checkContexts(contexts, currentContext);
   const caData = Buffer.from(caCertPem, 'utf8').toString('base64');
-  const config = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: contexts.map((context) => ({
-      name: context.name,
-      cluster: { 'certificate-authority-data': caData, server: context.server },
-    })),
-    users: contexts.map((context) => ({ name: context.name, user: { token: context.token } })),
-    contexts: contexts.map((context) => ({
-      name: context.name,
-      context: {
-        cluster: context.name,
-        user: context.name,
-        ...(context.namespace === undefined ? {} : { namespace: context.namespace }),
-      },
-    })),
-    'current-context': currentContext,
-  };
-  // No folding: the CA data is one long scalar and must stay one line.
-  return stringify(config, { lineWidth: 0 });
+  // Written line by line (a file naming thousands of planes renders in milliseconds, rewritten
+  // as planes come and go); a scalar YAML could read as anything but that string is quoted.
+  const q = yamlScalar;
+  const lines = ['apiVersion: v1', 'kind: Config', 'clusters:'];
+  for (const { name, server } of contexts)
+    lines.push(
+      `- name: ${q(name)}`,
+      '  cluster:',
+      `    certificate-authority-data: ${caData}`,
+      `    server: ${q(server)}`,
+    );
+  lines.push('users:');
+  for (const { name, token } of contexts)
+    lines.push(`- name: ${q(name)}`, '  user:', `    token: ${q(token)}`);
+  lines.push('contexts:');
+  for (const { name, namespace } of contexts) {
+    lines.push(`- name: ${q(name)}`, '  context:', `    cluster: ${q(name)}`, `    user: ${q(name)}`);
+    if (namespace !== undefined) lines.push(`    namespace: ${q(namespace)}`);
+  }
+  lines.push(`current-context: ${q(currentContext)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const PLAIN_SCALAR = /^[a-z][a-z0-9._/:@-]*$/i;
+const YAML_WORDS = /^(true|false|yes|no|on|off|y|n|null)$/i;
+
+/** `text` as a YAML scalar: plain when it reads as that string, else JSON-quoted (valid YAML). */
+function yamlScalar(text: string): string {
+  return PLAIN_SCALAR.test(text) && !YAML_WORDS.test(text) && !text.includes(': ')
+    ? text
+    : JSON.stringify(text);
 }
 
 function checkContexts(contexts: KubeconfigContext[], currentContext: string): void {

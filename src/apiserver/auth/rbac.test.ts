@@ -302,7 +302,7 @@ describe('rbac authorizer', () => {
     );
   });
 
-  it('reads the bindings stored at each call, so removing one revokes what it granted', () => {
+  it('reads the roles and bindings stored at each call, so changing or removing one revokes what it granted', () => {
     const log = new RevisionLog();
     const rbac = new RbacAuthorizer(log);
     const get = request('get', 'configmaps', { namespace: 'a', name: 'x' });
@@ -310,6 +310,11 @@ describe('rbac authorizer', () => {
     clusterRole(log, 'view', readConfigMaps);
     roleBinding(log, 'a', 'read', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'User', name: 'alice' }]);
     assert.equal(rbac.authorize(alice, get).allowed, true);
+    log.put('v1/configmaps', 'a/unrelated', { metadata: { name: 'unrelated', namespace: 'a' } });
+    assert.equal(rbac.authorize(alice, get).allowed, true, 'a write elsewhere leaves the grant');
+    clusterRole(log, 'view', []);
+    assert.equal(rbac.authorize(alice, get).allowed, false, 'the role lost the rule');
+    clusterRole(log, 'view', readConfigMaps);
     log.remove(`${RBAC}/rolebindings`, 'a/read');
     assert.equal(rbac.authorize(alice, get).allowed, false);
   });

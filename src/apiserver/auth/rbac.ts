@@ -19,9 +19,10 @@
  *   never by `r` alone, and `r/*` names only a subresource literally called `*`; `resourceNames`,
  *   when present, match only requests naming one of them (so never list, watch or create);
  *   `nonResourceURLs` match exactly, or as a prefix when they end in `*`;
- * - every call sees the objects stored at that moment: the index of bindings is rebuilt when the
- *   log's revision moved, so a write to any resource costs the next call one pass over the RBAC
- *   objects, and a call between writes costs only the bindings that name the identity;
+ * - every call sees the objects stored at that moment: the index of bindings is rebuilt after a
+ *   write to a Role, ClusterRole, RoleBinding or ClusterRoleBinding (the log tells of each as it
+ *   commits), so such a write costs the next call one pass over the RBAC objects, and any other
+ *   call costs only the bindings that name the identity;
  * - `reason` is Kubernetes' own: `RBAC: allowed by …` when allowed, the roles a binding naming
  *   the identity points to but that do not exist when denied, empty otherwise.
  *
@@ -38,6 +39,9 @@ export const SUPERUSER_GROUP = 'system:masters';
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
+const RBAC_RESOURCES = new Set(
+  ['clusterroles', 'roles', 'clusterrolebindings', 'rolebindings'].map((plural) => `${RBAC_GROUP}/${plural}`),
+);
 
 export interface RequestAttributes {
   verb: string;
@@ -56,11 +60,15 @@ export interface Decision {
 }
 
 export class RbacAuthorizer {
-  readonly #log: Pick<RevisionLog, 'list' | 'revision'>;
-  #policy?: { revision: number; policy: Policy };
+  readonly #log: Pick<RevisionLog, 'list'>;
+  /** The index of the RBAC objects, dropped when one of them is written. */
+  #policy?: Policy;
 
-  constructor(log: Pick<RevisionLog, 'list' | 'revision'>) {
+  constructor(log: Pick<RevisionLog, 'list' | 'subscribeAll'>) {
     this.#log = log;
+    log.subscribeAll((event) => {
+      if (RBAC_RESOURCES.has(event.resource)) this.#policy = undefined;
+    });
   }
 
   authorize(identity: Identity, attributes: RequestAttributes): Decision {
@@ -78,9 +86,7 @@ export class RbacAuthorizer {
   }
 
   #current(): Policy {
-    const revision = this.#log.revision;
-    if (this.#policy?.revision !== revision) this.#policy = { revision, policy: loadPolicy(this.#log) };
-    return this.#policy.policy;
+    return (this.#policy ??= loadPolicy(this.#log));
   }
 }
 

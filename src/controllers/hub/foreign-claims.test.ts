@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../client/types.ts';
-import { foreignClaim } from './foreign-claims.ts';
+import { foreignClaim, foreignClaimChanged } from './foreign-claims.ts';
 
 function claimed(labels: Record<string, string>, annotations: Record<string, string>): KubeObject {
   return { kind: 'NetworkContext', metadata: { name: 'c', namespace: 'h', labels, annotations } };
@@ -40,5 +40,42 @@ describe('foreign policy claims', () => {
       foreignClaim(claimed({}, { 'clusterpropagationpolicy.karmada.io/name': 'x' }), 'l'),
       undefined,
     );
+  });
+
+  it('passes only the events that can change a finding or the count', () => {
+    const location = { 'networking.datumapis.com/location': 'us-central-1' };
+    const plain = claimed({ ...location }, {});
+    const foreign = claimed(
+      { ...location, 'clusterpropagationpolicy.karmada.io/permanent-id': 'id' },
+      { 'clusterpropagationpolicy.karmada.io/name': 'all-contexts' },
+    );
+    const churned = (object: KubeObject): KubeObject => ({
+      ...object,
+      metadata: { ...object.metadata, resourceVersion: '9' },
+      status: { phase: 'Ready' },
+    });
+    assert.equal(foreignClaimChanged({ type: 'ADDED', object: plain }), false, 'an unclaimed object comes');
+    assert.equal(foreignClaimChanged({ type: 'ADDED', object: foreign }), true, 'a claimed object comes');
+    assert.equal(foreignClaimChanged({ type: 'MODIFIED', object: churned(plain), previous: plain }), false);
+    assert.equal(
+      foreignClaimChanged({ type: 'MODIFIED', object: churned(foreign), previous: foreign }),
+      false,
+    );
+    assert.equal(
+      foreignClaimChanged({ type: 'MODIFIED', object: foreign, previous: plain }),
+      true,
+      'claimed',
+    );
+    assert.equal(
+      foreignClaimChanged({ type: 'MODIFIED', object: plain, previous: foreign }),
+      true,
+      'released',
+    );
+    assert.equal(
+      foreignClaimChanged({ type: 'DELETED', object: foreign, previous: foreign }),
+      true,
+      'a claimed object goes',
+    );
+    assert.equal(foreignClaimChanged({ type: 'DELETED', object: plain, previous: plain }), false);
   });
 });

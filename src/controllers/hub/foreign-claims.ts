@@ -24,6 +24,7 @@ import {
   propagationPolicyKind,
 } from '../../apis/policy/v1alpha1/propagation-policy.ts';
 import type { KubeObject } from '../../client/types.ts';
+import type { InformerEvent } from '../../runtime/events.ts';
 
 export const BY_LOCATION_LABEL = 'byLocationLabel';
 
@@ -57,4 +58,20 @@ export function foreignClaim(object: KubeObject, location: string): ClaimingPoli
 export function findingKey(object: KubeObject, policy: ClaimingPolicy): string {
   const { namespace, name, uid } = object.metadata;
   return JSON.stringify([object.kind, namespace, name, uid, policy.kind, policy.name]);
+}
+
+/**
+ * Whether `event` can change a foreign-claim finding or count: the object's location or the
+ * policy claiming it changed, or a claimed object came or went. A context's or subnet's other
+ * churn (thousands of them at scale) passes by.
+ */
+export function foreignClaimChanged(event: InformerEvent<KubeObject>): boolean {
+  if (event.type === 'DELETED') return claimOf(event.object) !== '';
+  return claimOf(event.object) !== claimOf(event.previous);
+}
+
+function claimOf(object: KubeObject | undefined): string {
+  const location = object?.metadata.labels?.[LOCATION_LABEL];
+  const policy = location ? foreignClaim(object, location) : undefined;
+  return policy ? JSON.stringify([location, object?.metadata.uid, policy.kind, policy.name]) : '';
 }

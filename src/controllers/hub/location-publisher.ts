@@ -47,7 +47,13 @@ import { forObject, watches, type Trigger } from '../../runtime/triggers.ts';
 import type { ControllerDefinition, ManagerContext } from '../framework.ts';
 import { EVENTS, resourceIdOf } from '../shared/resource-ids.ts';
 import { eventRecorder, type EventRecorder } from './event-recorder.ts';
-import { BY_LOCATION_LABEL, findingKey, foreignClaim, locationLabelIndexes } from './foreign-claims.ts';
+import {
+  BY_LOCATION_LABEL,
+  findingKey,
+  foreignClaim,
+  foreignClaimChanged,
+  locationLabelIndexes,
+} from './foreign-claims.ts';
 import {
   cityCode,
   isPublished,
@@ -260,7 +266,8 @@ export function triggers(deps: PublisherDeps): Trigger<string>[] {
       const policy = event.object.metadata.name!;
       return policy.startsWith(policyPrefix) ? [policy.slice(policyPrefix.length)] : [];
     }),
-    ...deps.located.map((informer) => watches(informer, locationsOf)),
+    // Each wake scans the location's objects: only a change of claim is worth one.
+    ...deps.located.map((informer) => watches(informer, locationsOf, foreignClaimChanged)),
     watches(deps.clusters, () =>
       deps.servingLocations.store
         .list()
