@@ -5,10 +5,11 @@
  *
  * Guarantees: a schema is translated to JSON Schema and compiled synchronously once per content:
  * the same CRD installed in a thousand planes (each its own schema object) compiles once. At most
- * `MAX_DISTINCT_SCHEMAS` compilations are kept; beyond that the cache starts over. The OpenAPI v3.0 dialect is honoured: `nullable`, boolean
- * `exclusiveMinimum`/`exclusiveMaximum`, `x-kubernetes-int-or-string` (integer or string, named
- * `integer,string` in messages); every `x-kubernetes-*` keyword and annotation is left out of
- * the translation, and only the formats of formats.ts are checked. All failures are reported, not
+ * `MAX_DISTINCT_SCHEMAS` compilations are kept; beyond that the cache starts over. The OpenAPI
+ * v3.0 dialect is honoured: `nullable`, boolean `exclusiveMinimum`/`exclusiveMaximum`,
+ * `x-kubernetes-int-or-string` (integer or string, named `integer,string` in messages); every
+ * `x-kubernetes-*` keyword and annotation is left out of the translation, and only the formats
+ * of formats.ts are checked. All failures are reported, not
  * just the first. Messages, for a field `spec.f`:
  *
  *   type      spec.f: Invalid value: "string": spec.f in body must be of type integer: "string"
