@@ -81,6 +81,8 @@ export const name = 'presence';
 /** `ProjectUnresolved` is the one outcome no watch covers. */
 export const BACKSTOP_MS = 60_000;
 
+export const PRESENCE_WORKERS = 16;
+
 const BINDINGS = resourceIdOf(networkBindingKind);
 const NETWORKS = resourceIdOf(networkKind);
 const CONTEXTS = resourceIdOf(networkContextKind);
@@ -122,8 +124,7 @@ export async function reconcile(key: PresenceKey, deps: PresenceDeps): Promise<R
     await teardown(key, route, deps);
     return {};
   }
-  const stamped = await stampLabels(holders, pairLabels(key), deps.writer);
-  return serve(key, route, stamped, deps);
+  return serve(key, route, holders, deps);
 }
 
 /** Steps 6–12: the pair has holders in a routable namespace. */
@@ -134,16 +135,19 @@ async function serve(
   deps: PresenceDeps,
 ): Promise<Result> {
   const { project, projectNamespace } = route;
+  // A refusal stamps the pair's labels; a served pair gets them with the Network's UID, in one
+  // write (every write is a round trip a binding waits for).
+  const refuse = async (reason: string, message: string) =>
+    report(await stampLabels(holders, pairLabels(key), deps.writer), refusal(reason, message), deps.writer);
   if (!deps.projects.engaged(project)) {
-    const message = networkBindingMessages.projectNotEngaged(project);
-    await report(holders, refusal(NetworkBindingReason.ProjectUnresolved, message), deps.writer);
+    await refuse(NetworkBindingReason.ProjectUnresolved, networkBindingMessages.projectNotEngaged(project));
     return { requeueAfterMs: BACKSTOP_MS };
   }
   const view = deps.projects.view(project);
   if (!view) return {}; // still listing; the plane's first list wakes this key
   if (!view.locationBindings.get(undefined, locationBindingName(key.location))) {
     const message = networkBindingMessages.locationNotAvailable(project, key.location);
-    await report(holders, refusal(NetworkBindingReason.LocationNotAvailable, message), deps.writer);
+    await refuse(NetworkBindingReason.LocationNotAvailable, message);
     return {};
   }
   const network = view.networks.get(projectNamespace, key.network);
@@ -151,10 +155,14 @@ async function serve(
     const message = network
       ? networkBindingMessages.networkDeleting(key.network, projectNamespace, project)
       : networkBindingMessages.networkNotFound(key.network, projectNamespace, project);
-    await report(holders, refusal(NetworkBindingReason.NetworkNotFound, message), deps.writer);
+    await refuse(NetworkBindingReason.NetworkNotFound, message);
     return {};
   }
-  const uidStamped = await stampLabels(holders, { [NETWORK_UID_LABEL]: network.metadata.uid! }, deps.writer);
+  const uidStamped = await stampLabels(
+    holders,
+    { ...pairLabels(key), [NETWORK_UID_LABEL]: network.metadata.uid! },
+    deps.writer,
+  );
   const contextName = networkContextName(key.network, key.location);
   const existing = view.contexts.get(projectNamespace, contextName);
   const judged = existing && judge(existing, key, network, route);
@@ -402,7 +410,9 @@ export const presenceController: ControllerDefinition = {
       toString: presenceKeyString,
       fromString: presenceKeyFromString,
       planeOf: () => ctx.hub.name,
-      workers: 4,
+      // Reconciles wait on round trips, not on CPU: at ten thousand bindings four workers left
+      // contexts Ready on the cells long before their bindings said so.
+      workers: PRESENCE_WORKERS,
       clock: ctx.clock,
       log: ctx.log,
       metrics: ctx.metrics,

@@ -21,7 +21,6 @@ import { networkScope } from '../../apis/ipam/v1alpha1/scope.ts';
 import {
   NETWORK_CONTROLLER_FINALIZER,
   NETWORK_PREFIX_RELEASE_FINALIZER,
-  NetworkConditionType,
   networkKind,
   networkMessages,
   NetworkReason,
@@ -38,7 +37,6 @@ import type { EngagedPlane } from '../../runtime/planes.ts';
 import { forObject, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../framework.ts';
 import { backstop } from '../shared/backstop.ts';
-import { findCondition, readyFollowing, setCondition, type DesiredCondition } from '../shared/conditions.ts';
 import { heldClaim, holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
 import {
   planeOfKey,
@@ -48,9 +46,12 @@ import {
 } from '../shared/project-object-key.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../shared/resource-ids.ts';
-import { patchStatus, unlessStale } from '../shared/writes.ts';
+import { reportIpam, type IpamReport } from '../shared/ipam-status.ts';
+import { unlessStale } from '../shared/writes.ts';
 
 export const name = 'network';
+
+type NetworkIpam = NonNullable<Network['status']>['ipam'];
 
 export interface NetworkConfig {
   /** The IPClass of a network's range; empty: no network claims anything. */
@@ -193,42 +194,15 @@ async function holdPrefix(
   });
 }
 
-interface NetworkReport {
-  ipamAllocated?: Omit<DesiredCondition, 'type'>;
-  ipam?: NonNullable<Network['status']>['ipam'];
-  /** Ready's message while `IPAMAllocated` has never been written. */
-  readyMessage?: string;
-}
-
-/** Sets `IPAMAllocated` (if given), derives `Ready`, and writes status if anything changed. */
+/** Reports `outcome` (ipam-status.ts). */
 async function report(
   network: Network,
   plane: NetworkPlaneView,
   deps: NetworkDeps,
-  outcome: NetworkReport,
+  outcome: Omit<IpamReport<NetworkIpam>, 'readyMessage'> & { readyMessage?: string },
 ): Promise<void> {
-  const generation = network.metadata.generation;
-  const now = deps.clock.now();
-  let conditions = network.status?.conditions;
-  if (outcome.ipamAllocated) {
-    conditions = setCondition(
-      conditions,
-      { type: NetworkConditionType.IPAMAllocated, ...outcome.ipamAllocated },
-      generation,
-      now,
-    );
-  }
-  const ipamAllocated = findCondition(conditions, NetworkConditionType.IPAMAllocated);
-  conditions = setCondition(
-    conditions,
-    readyFollowing(ipamAllocated, outcome.readyMessage ?? ''),
-    generation,
-    now,
-  );
-  await patchStatus(plane.networkClient, network, {
-    conditions,
-    ...(outcome.ipam && { ipam: outcome.ipam }),
-  });
+  const readyMessage = outcome.readyMessage ?? '';
+  await reportIpam(plane.networkClient, network, { ...outcome, readyMessage }, deps.clock.now());
 }
 
 // ---- triggers -------------------------------------------------------------------------------

@@ -23,7 +23,6 @@ import { ipClaimKind, subnetPrefixClaimName, type IPClaim } from '../../apis/ipa
 import { networkLocationScope } from '../../apis/ipam/v1alpha1/scope.ts';
 import {
   NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER,
-  NetworkContextConditionType,
   networkContextKind,
   networkContextMessages,
   NetworkContextReason,
@@ -39,7 +38,6 @@ import type { EngagedPlane } from '../../runtime/planes.ts';
 import { forObject, owns, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../framework.ts';
 import { backstop } from '../shared/backstop.ts';
-import { findCondition, readyFollowing, setCondition, type DesiredCondition } from '../shared/conditions.ts';
 import { heldClaim, holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
 import {
   planeOfKey,
@@ -49,7 +47,8 @@ import {
 } from '../shared/project-object-key.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../shared/resource-ids.ts';
-import { patchStatus, unlessStale } from '../shared/writes.ts';
+import { reportIpam, type IpamReport } from '../shared/ipam-status.ts';
+import { unlessStale } from '../shared/writes.ts';
 import { publishSubnet } from './subnet-publication.ts';
 
 export const name = 'networkcontext';
@@ -162,36 +161,15 @@ async function holdSubnet(
   });
 }
 
-interface ContextReport {
-  ipamAllocated?: Omit<DesiredCondition, 'type'>;
-  ipam?: NonNullable<NetworkContext['status']>['ipam'];
-}
-
-/** Sets `IPAMAllocated` (if given), derives `Ready` (step 8), and writes status if anything changed. */
+/** Reports `outcome` (ipam-status.ts); Ready needs no address space when IPAM was never asked. */
 async function report(
   context: NetworkContext,
   plane: NetworkContextPlaneView,
   deps: NetworkContextDeps,
-  outcome: ContextReport,
+  outcome: Omit<IpamReport<NonNullable<NetworkContext['status']>['ipam']>, 'readyMessage'>,
 ): Promise<void> {
-  const generation = context.metadata.generation;
-  const now = deps.clock.now();
-  let conditions = context.status?.conditions;
-  if (outcome.ipamAllocated) {
-    conditions = setCondition(
-      conditions,
-      { type: NetworkContextConditionType.IPAMAllocated, ...outcome.ipamAllocated },
-      generation,
-      now,
-    );
-  }
-  const ipamAllocated = findCondition(conditions, NetworkContextConditionType.IPAMAllocated);
-  const ready = readyFollowing(ipamAllocated, networkContextMessages.needsNoAddressSpace);
-  conditions = setCondition(conditions, ready, generation, now);
-  await patchStatus(plane.contextClient, context, {
-    conditions,
-    ...(outcome.ipam && { ipam: outcome.ipam }),
-  });
+  const readyMessage = networkContextMessages.needsNoAddressSpace;
+  await reportIpam(plane.contextClient, context, { ...outcome, readyMessage }, deps.clock.now());
 }
 
 // ---- triggers -------------------------------------------------------------------------------
