@@ -38,3 +38,17 @@ export function parseFlags<T extends { [K in keyof T]: number | string }>(
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+
+/**
+ * Waits for `done`, or `ms` at most; resolves true when `done` settled first. The timer is
+ * cleared either way, so a bench that has finished exits at once instead of waiting it out.
+ */
+export async function within(done: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([done.then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

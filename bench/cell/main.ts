@@ -30,7 +30,7 @@ import {
   until,
   type CellScenario,
 } from '../../test/support/cell-fixtures.ts';
-import { parseFlags, percentile } from '../flags.ts';
+import { parseFlags, percentile, within } from '../flags.ts';
 
 interface Args {
   claims: number;
@@ -47,7 +47,6 @@ function parseArgs(argv: string[]): Args {
   );
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const claimName = (i: number) => `bench-${i}-eth0`;
 
 /** Records, per claim, when a watch event first carries the wanted condition. */
@@ -122,7 +121,7 @@ async function runAbsent(args: Args): Promise<void> {
   try {
     const refused = await recordConditions(k, 'Ready', 'NetworkNotAvailableInLocation', args.claims);
     const createMs = await createClaims(k, args);
-    await Promise.race([refused.all, sleep(args.timeout * 1000)]);
+    await within(refused.all, args.timeout * 1000);
     refused.stop();
     console.log(
       `absent: ${refused.at.size}/${args.claims} claims refused NetworkNotAvailableInLocation before C lands`,
@@ -130,7 +129,7 @@ async function runAbsent(args: Args): Promise<void> {
     const bound = await recordConditions(k, 'Bound', 'Bound', args.claims);
     await createContext(k, C, contextSpec());
     const landed = performance.now();
-    await Promise.race([bound.all, sleep(args.timeout * 1000)]);
+    await within(bound.all, args.timeout * 1000);
     bound.stop();
     if (bound.at.size < args.claims) console.log(`absent: not bound: ${await unbound(k, bound.at)}`);
     const latencies = [...bound.at.values()].map((at) => at - landed);
@@ -155,7 +154,7 @@ async function runPresent(args: Args): Promise<void> {
     const sentAt = new Map<string, number>();
     const started = performance.now();
     const createMs = await createClaims(k, args, sentAt);
-    await Promise.race([bound.all, sleep(args.timeout * 1000)]);
+    await within(bound.all, args.timeout * 1000);
     bound.stop();
     if (bound.at.size < args.claims) console.log(`present: not bound: ${await unbound(k, bound.at)}`);
     const latencies = [...bound.at].map(([name, at]) => at - sentAt.get(name)!);

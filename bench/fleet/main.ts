@@ -29,7 +29,7 @@ import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
-import { parseFlags, percentile } from '../flags.ts';
+import { parseFlags, percentile, within } from '../flags.ts';
 
 interface Args {
   projects: number;
@@ -255,7 +255,7 @@ async function main(args: Args): Promise<void> {
         `run: ${elapsed} s: ${ready.size}/${pairs} bindings Ready, ${bound.size}/${pairs} claims Bound`,
       );
     }, 60_000);
-    await Promise.race([converged, sleep(args.timeout * 1000)]);
+    await within(converged, args.timeout * 1000);
     clearInterval(progress);
     const last = performance.now();
     for (const watch of watches) watch.abort();

@@ -47,7 +47,7 @@ import {
   until,
 } from '../../test/support/project-fixtures.ts';
 import { startScenario, type Scenario } from '../../test/support/scenario.ts';
-import { parseFlags, percentile } from '../flags.ts';
+import { parseFlags, percentile, within } from '../flags.ts';
 
 interface Args {
   bindings: number;
@@ -187,7 +187,7 @@ async function run(args: Args, family: 'IPv6' | 'IPv4'): Promise<void> {
       }),
     );
     const created = performance.now();
-    await Promise.race([converged, sleep(args.timeout * 1000)]);
+    await within(converged, args.timeout * 1000);
     const last = performance.now();
     watch.abort();
     const after = await quietRevisions(s);
