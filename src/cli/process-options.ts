@@ -4,8 +4,8 @@
  * SIGINT or SIGTERM.
  *
  * Guarantees: every such command spells these flags and their help alike; a signal stops the
- * process's work (its `stop()` resolves) before the process exits 0, and a second signal while
- * stopping changes nothing.
+ * process's work (its `stop()` resolves) before the process exits 0; the same signal again while
+ * stopping ends the process at once, as Node ends it by default.
  */
 import { Command, Option } from 'commander';
 import type { Logger } from 'pino';
@@ -67,7 +67,7 @@ export function processSettings(flags: ProcessFlags, command: string): ProcessSe
   };
 }
 
-/** Stops `running` and exits 0 on the first SIGINT or SIGTERM. */
+/** Stops `running` and exits 0 on the first SIGINT or SIGTERM; a repeated signal is not caught. */
 export function stopOnSignal(running: { stop(): Promise<void> }): void {
   let stopping = false;
   const stop = (): void => {
@@ -75,8 +75,8 @@ export function stopOnSignal(running: { stop(): Promise<void> }): void {
     stopping = true;
     void running.stop().then(() => process.exit(0));
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 /** Prints where a started process serves its endpoints, then runs it until signalled. */

@@ -87,9 +87,11 @@ describe('netpresence propagator', () => {
     await hub(NAMESPACES).create({ metadata: { name: NS_A } });
     await hub(CPPS).create(locationPolicy('dfw'));
     await hub(NCS).create(contextTemplate());
+    // Bounded by a first probe that times out under load (5 s), the next probe (10 s) and the
+    // scheduling and apply after it.
     const copy = await eventually(
       () => resourceClient(t.kubeConfig(MEMBER), NCS).get(TEMPLATE, NS_A),
-      20_000,
+      45_000,
       'the copy on the member',
     );
     assert.equal(copy.metadata.labels?.['karmada.io/managed'], 'true');
