@@ -81,40 +81,5 @@ describe('cluster readiness', () => {
     f.add('cell-a', {}, f.patches[0].body.status as Cluster['status']);
     await reconcile('cell-a', f.deps);
     assert.equal(f.patches.length, 1);
-    const [patch] = f.patches;
-    assert.equal(patch.subresource, 'status');
-    const [ready] = patch.body.status.conditions;
-    assert.deepEqual(
-      { type: ready.type, status: ready.status, reason: ready.reason, message: ready.message },
-      { type: 'Ready', status: 'True', reason: 'ClusterReady', message: clusterMessages.ready },
-    );
-  });
-
-  it('a Cluster the fleet serves no plane for is Ready=False ClusterNotReachable', async () => {
-    const f = fixture(['cell-a']);
-    f.add('elsewhere');
-    await reconcile('elsewhere', f.deps);
-    const [ready] = f.patches[0].body.status.conditions;
-    assert.deepEqual(
-      { status: ready.status, reason: ready.reason, message: ready.message },
-      { status: 'False', reason: 'ClusterNotReachable', message: clusterMessages.notReachable },
-    );
-  });
-
-  it('a Cluster already Ready is not written again', async () => {
-    const f = fixture(['cell-a']);
-    f.add('cell-a');
-    await reconcile('cell-a', f.deps);
-    const written = f.patches[0].body.status.conditions;
-    f.add('cell-a');
-    f.deps.clusters.get(undefined, 'cell-a')!.status = {
-      conditions: written as Cluster['status'] extends infer S
-        ? S extends { conditions?: infer C }
-          ? C
-          : never
-        : never,
-    };
-    await reconcile('cell-a', f.deps);
-    assert.equal(f.patches.length, 1);
   });
 });
