@@ -10,11 +10,12 @@ import { seededStatus } from '../../src/apis/common/condition.ts';
 import { CLUSTER_LOCATION_LABEL } from '../../src/apis/common/labels.ts';
 import { NetworkContextConditionType } from '../../src/apis/networking/v1alpha/network-context.ts';
 import {
-  ALPHA,
   allWithin,
+  ALPHA,
   C,
   conditionOf,
   get,
+  gone,
   isTrue,
   KINDS,
   POLICY,
@@ -29,23 +30,22 @@ import {
 
 /** Every Then of S106, as checks. */
 function s106Outcome(f: FleetFixture) {
-  const gone = async (context: string, kind: keyof typeof KINDS, name: string, namespace?: string) =>
-    (await get(f, context, kind, name, namespace)) === undefined;
   return {
-    'the interface is gone': () => gone('cell-a', 'interfaces', 'web-0-eth0', f.H),
-    'the IPClaim of the interface is gone': () => gone(ALPHA, 'ipClaims', 'web-0-eth0-f-ipv6', 'default'),
-    'C is gone from the project plane': () => gone(ALPHA, 'networkContexts', C, 'default'),
+    'the interface is gone': () => gone(f, 'cell-a', 'interfaces', 'web-0-eth0', f.H),
+    'the IPClaim of the interface is gone': () => gone(f, ALPHA, 'ipClaims', 'web-0-eth0-f-ipv6', 'default'),
+    'C is gone from the project plane': () => gone(f, ALPHA, 'networkContexts', C, 'default'),
     "C's IPClaim is gone": async () =>
       (await f.client<Any>(ALPHA, KINDS.ipClaims).list({ namespace: 'default' })).items.every(
         (claim: Any) => !claim.metadata.name.startsWith('networkcontext-'),
       ),
     'pool datum-subnet-v6-vpc-us-central-1 is gone': () =>
-      gone(ALPHA, 'ipPools', 'datum-subnet-v6-vpc-us-central-1'),
-    'the Subnet is gone from the project plane': () => gone(ALPHA, 'subnets', SUBNET, 'default'),
+      gone(f, ALPHA, 'ipPools', 'datum-subnet-v6-vpc-us-central-1'),
+    'the Subnet is gone from the project plane': () => gone(f, ALPHA, 'subnets', SUBNET, 'default'),
     'the hub copies are gone': async () =>
-      (await gone('hub', 'networkContexts', C, f.H)) && (await gone('hub', 'subnets', SUBNET, f.H)),
+      (await gone(f, 'hub', 'networkContexts', C, f.H)) && (await gone(f, 'hub', 'subnets', SUBNET, f.H)),
     'the cell copies are gone': async () =>
-      (await gone('cell-a', 'networkContexts', C, f.H)) && (await gone('cell-a', 'subnets', SUBNET, f.H)),
+      (await gone(f, 'cell-a', 'networkContexts', C, f.H)) &&
+      (await gone(f, 'cell-a', 'subnets', SUBNET, f.H)),
     'vpc still holds fd20::/48 and is Ready': async () => {
       const network = await get(f, ALPHA, 'networks', 'vpc', 'default');
       return network?.status?.ipam?.ipv6Prefix === 'fd20::/48' && isTrue(network, 'Ready');

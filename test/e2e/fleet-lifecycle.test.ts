@@ -10,11 +10,12 @@ import { networkBindingMessages } from '../../src/apis/networking/v1alpha/networ
 import { networkContextMessages } from '../../src/apis/networking/v1alpha/network-context.ts';
 import { resourceIdOf } from '../../src/controllers/shared/resource-ids.ts';
 import {
-  ALPHA,
   allWithin,
+  ALPHA,
   C,
   conditionOf,
   get,
+  gone,
   isTrue,
   KINDS,
   scenario104,
@@ -36,8 +37,6 @@ const terminating = async (
   name: string,
   ns?: string,
 ) => (await get(f, context, kind, name, ns))?.metadata.deletionTimestamp !== undefined;
-const gone = async (f: FleetFixture, context: string, kind: keyof typeof KINDS, name: string, ns?: string) =>
-  (await get(f, context, kind, name, ns)) === undefined;
 const rangeOccupied = (context: Any) =>
   context?.metadata.deletionTimestamp !== undefined &&
   conditionOf(context, 'IPAMAllocated')?.status === 'False' &&

@@ -18,6 +18,7 @@ import {
   isTrue,
   KINDS,
   POLICY,
+  present,
   s104Outcome,
   scenario104,
   startFixtureF,
@@ -29,14 +30,6 @@ import {
 
 const LOCATION = 'us-central-1';
 const AVAILABILITY = 'networking.datumapis.com--us-central-1';
-
-const present = async (
-  f: FleetFixture,
-  context: string,
-  kind: keyof typeof KINDS,
-  name: string,
-  ns?: string,
-) => (await get(f, context, kind, name, ns)) !== undefined;
 
 /** Sets condition `type` on a platform object as the platform would. */
 async function setPlatformCondition(

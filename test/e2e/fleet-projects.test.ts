@@ -7,14 +7,15 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { networkContextMessages } from '../../src/apis/networking/v1alpha/network-context.ts';
 import {
-  ALPHA,
   allWithin,
+  ALPHA,
   C,
   conditionOf,
   get,
   GIVEN_WITHIN,
   isTrue,
   KINDS,
+  present,
   startFixtureF,
   SUBNET,
   WITHIN,
@@ -25,14 +26,6 @@ import {
 const BETA = 'project-project-beta';
 const DB_CONTEXT = 'db-us-central-1';
 const DB_SUBNET = 'db-us-central-1-ipv6';
-
-const present = async (
-  f: FleetFixture,
-  context: string,
-  kind: keyof typeof KINDS,
-  name: string,
-  ns?: string,
-) => (await get(f, context, kind, name, ns)) !== undefined;
 
 /** The IPv6 address and gateway of an interface, once it has them. */
 async function ipv6Of(f: FleetFixture, cell: string, name: string, namespace: string) {

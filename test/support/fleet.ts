@@ -321,6 +321,9 @@ export const get = (
   namespace?: string,
 ) => f.client<Any>(context, KINDS[kind]).get(name, namespace);
 
+export const present = async (...args: Parameters<typeof get>) => (await get(...args)) !== undefined;
+export const gone = async (...args: Parameters<typeof get>) => (await get(...args)) === undefined;
+
 export const isTrue = (object: Any, type: string, reason?: string) =>
   conditionOf(object, type)?.status === 'True' &&
   (reason === undefined || conditionOf(object, type)?.reason === reason);
