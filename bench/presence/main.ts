@@ -28,7 +28,7 @@ import { CLUSTER_LOCATION_LABEL } from '../../src/apis/common/labels.ts';
 import type { NetworkBinding } from '../../src/apis/networking/v1alpha/network-binding.ts';
 import { locationPublisherController } from '../../src/controllers/hub/location-publisher.ts';
 import { presenceController } from '../../src/controllers/hub/presence.ts';
-import { locationProjector } from '../../src/controllers/platform/location-projector.ts';
+import { locationProjector } from '../../src/fleet/location-projector.ts';
 import { networkController } from '../../src/controllers/project/network.ts';
 import { networkContextController } from '../../src/controllers/project/networkcontext.ts';
 import { replicatorController } from '../../src/controllers/project/replicator.ts';

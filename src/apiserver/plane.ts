@@ -6,7 +6,7 @@
  * with independent revisions. A new plane already holds the namespaces `default` and
  * `kube-system`, as kubectl expects.
  */
-import type { AdmissionPlugin } from './admission.ts';
+import type { AdmissionPlugin } from './admission/plugins.ts';
 import { schemaAdmission } from './admission/schema-admission.ts';
 import { nowRfc3339, type KubeObject } from './objects.ts';
 import { Catalog } from './resources/catalog.ts';

@@ -13,7 +13,7 @@
  * - every step runs synchronously, so a write is atomic with respect to other requests.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { AdmissionRequest, Operation, RelatedWrite } from './admission.ts';
+import type { AdmissionRequest, Operation, RelatedWrite } from './admission/plugins.ts';
 import {
   alreadyExists,
   ApiError,

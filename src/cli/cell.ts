@@ -7,7 +7,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { Command } from 'commander';
 import { loadKubeConfig } from '../client/kubeconfig.ts';
-import { startCell, type CellProcess } from '../controllers/cell-process.ts';
+import { startCell, type CellProcess } from '../processes/cell.ts';
 import {
   processSettings,
   serveUntilSignalled,

@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { loadKubeConfig } from '../client/kubeconfig.ts';
-import { startManager, type Manager } from '../controllers/manager.ts';
+import { startManager, type Manager } from '../processes/manager.ts';
 import {
   processSettings,
   serveUntilSignalled,

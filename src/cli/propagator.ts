@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { loadKubeConfig } from '../client/kubeconfig.ts';
-import { startPropagator, type Propagator } from '../propagation/propagator.ts';
+import { startPropagator, type Propagator } from '../processes/propagator.ts';
 import {
   processSettings,
   serveUntilSignalled,

@@ -10,7 +10,7 @@
  */
 import { Command } from 'commander';
 import { traceBinding } from '../trace/binding.ts';
-import { traceClaim } from '../trace/claim.ts';
+import { traceClaim } from '../trace/trace-claim.ts';
 import { DEFAULT_KUBECONFIG } from '../trace/contexts.ts';
 import type { Hop } from '../trace/hop.ts';
 import { KubeconfigPlaneReader } from '../trace/kubeconfig-reader.ts';

@@ -16,13 +16,13 @@ import {
   type Cluster,
 } from '../apis/cluster/v1alpha1/cluster.ts';
 import type { ResourceClient } from '../client/types.ts';
-import type { ControllerDefinition } from '../controllers/framework.ts';
-import { setCondition, type DesiredCondition } from '../controllers/shared/conditions.ts';
-import { resourceIdOf } from '../controllers/shared/resource-ids.ts';
-import { patchStatus, unlessStale } from '../controllers/shared/writes.ts';
+import type { ControllerDefinition } from '../runtime/manager-context.ts';
+import { setCondition, type DesiredCondition } from '../runtime/conditions.ts';
+import { resourceIdOf } from '../runtime/resource-ids.ts';
+import { patchStatus, unlessStale } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { Controller } from '../runtime/controller.ts';
-import type { ObjectStore } from '../runtime/events.ts';
+import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { forObject } from '../runtime/triggers.ts';
 import type { FleetContext } from './context.ts';
 

@@ -4,7 +4,7 @@
  * planes in, the fleet's config, its kubeconfig writer and the project planes it serves.
  */
 import type { ApiServer } from '../apiserver/server.ts';
-import type { ManagerContext } from '../controllers/framework.ts';
+import type { ManagerContext } from '../runtime/manager-context.ts';
 import type { FleetConfig } from './config.ts';
 import type { KubeconfigWriter } from './kubeconfig-writer.ts';
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Project } from '../apis/resourcemanager/v1alpha1/project.ts';
 import type { KubeObject, ResourceClient } from '../client/types.ts';
 import type { ProjectPlaneWatch } from '../controllers/shared/project-plane-watch.ts';
-import type { ObjectStore } from '../runtime/events.ts';
+import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { Store } from '../runtime/store.ts';
 import {
   FLEET_MANAGER,

@@ -24,12 +24,12 @@ import {
 import { projectKind, type Project } from '../apis/resourcemanager/v1alpha1/project.ts';
 import { AlreadyExistsError } from '../client/errors.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
-import type { ControllerDefinition } from '../controllers/framework.ts';
+import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../controllers/shared/project-plane-watch.ts';
-import { NAMESPACES, resourceIdOf } from '../controllers/shared/resource-ids.ts';
-import { unlessStale } from '../controllers/shared/writes.ts';
+import { NAMESPACES, resourceIdOf } from '../runtime/resource-ids.ts';
+import { unlessStale } from '../runtime/writes.ts';
 import { Controller } from '../runtime/controller.ts';
-import type { ObjectStore } from '../runtime/events.ts';
+import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName, type EngagedPlane } from '../runtime/planes.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
 import type { FleetContext } from './context.ts';

@@ -24,15 +24,15 @@ import {
   type Project,
 } from '../apis/resourcemanager/v1alpha1/project.ts';
 import type { ResourceClient } from '../client/types.ts';
-import type { ControllerDefinition } from '../controllers/framework.ts';
-import { setCondition } from '../controllers/shared/conditions.ts';
-import { resourceIdOf } from '../controllers/shared/resource-ids.ts';
-import { patchStatus, unlessStale } from '../controllers/shared/writes.ts';
+import type { ControllerDefinition } from '../runtime/manager-context.ts';
+import { setCondition } from '../runtime/conditions.ts';
+import { resourceIdOf } from '../runtime/resource-ids.ts';
+import { patchStatus, unlessStale } from '../runtime/writes.ts';
 import { installDefaultIpamConfig } from '../ipam/default-config.ts';
 import { ipamAdmission } from '../ipam/hook.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { Controller } from '../runtime/controller.ts';
-import type { ObjectStore } from '../runtime/events.ts';
+import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName } from '../runtime/planes.ts';
 import { forObject } from '../runtime/triggers.ts';
 import { crdsOfPlane, ensureObjects, installPlaneCrds } from './bootstrap.ts';

@@ -27,9 +27,9 @@ import {
 } from '../apis/services/v1alpha1/service-availability.ts';
 import { AlreadyExistsError } from '../client/errors.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
-import type { PlaneAccess } from '../controllers/framework.ts';
-import { conditionTime } from '../controllers/shared/conditions.ts';
-import { resourceIdOf } from '../controllers/shared/resource-ids.ts';
+import type { PlaneAccess } from '../runtime/manager-context.ts';
+import { conditionTime } from '../runtime/conditions.ts';
+import { resourceIdOf } from '../runtime/resource-ids.ts';
 import type { CellConfig, FleetConfig, LocationConfig } from './config.ts';
 import { PROJECT_NAMESPACE } from './project-provisioner.ts';
 

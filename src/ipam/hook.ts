@@ -5,7 +5,7 @@
  *
  * Guarantees:
  * - one operation at a time per plane, against the plane's store at the current revision: the
- *   plugin runs synchronously inside the write (admission.ts), and Node runs one write at a time;
+ *   plugin runs synchronously inside the write (apiserver/admission/plugins.ts), and Node runs one write at a time;
  * - the request's own write and every IPAM write it causes (the IPAllocation, provisioned and
  *   freed pools) commit in one storage transaction, or, on a refusal, nothing is written;
  * - refusals are the Statuses of apis.md §2.6 — IPAM causes in `details.causes`, under `type` as
@@ -20,7 +20,7 @@
  *   deleting passes through); deletions in a terminating namespace are never refused (release.ts).
  * Assumes: the plane serves the four ipam.miloapis.com/v1alpha1 kinds (projectCrds).
  */
-import type { AdmissionPlugin, AdmissionRequest, RelatedWrite } from '../apiserver/admission.ts';
+import type { AdmissionPlugin, AdmissionRequest, RelatedWrite } from '../apiserver/admission/plugins.ts';
 import {
   ApiError,
   forbidden,

@@ -10,7 +10,7 @@
  */
 import type { Cluster } from '../apis/cluster/v1alpha1/cluster.ts';
 import type { LabelSelector } from '../apis/common/label-selector.ts';
-import { matchesLabelSelector } from './label-selector.ts';
+import { matchesLabelSelector } from './label-selector-match.ts';
 
 export interface FieldRequirement {
   key: string;

@@ -39,9 +39,9 @@ import {
 } from '../apis/work/v1alpha2/resource-binding.ts';
 import { isAlreadyExists } from '../client/errors.ts';
 import type { KubeObject } from '../client/types.ts';
-import type { ControllerDefinition } from '../controllers/framework.ts';
+import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import type { Controller, Result } from '../runtime/controller.ts';
-import type { InformerEvent } from '../runtime/events.ts';
+import type { InformerEvent } from '../runtime/informer-contract.ts';
 import type { Logger } from '../runtime/logging.ts';
 import { watches } from '../runtime/triggers.ts';
 import type { EngineContext } from './engine-context.ts';

@@ -9,7 +9,7 @@
  * every restart chooses alike.
  */
 import type { KubeObject } from '../client/types.ts';
-import type { PolicyTier } from './claim.ts';
+import type { PolicyTier } from './policy-claim.ts';
 import { implicitPriority, SCORE_NONE } from './selectors.ts';
 import { policyIdOf, selectingPolicy, type Policy } from './policy-model.ts';
 

@@ -21,12 +21,12 @@ import { CRB_FINALIZER, CRB_PERMANENT_ID_LABEL } from '../apis/work/v1alpha2/clu
 import { RB_FINALIZER, RB_PERMANENT_ID_LABEL } from '../apis/work/v1alpha2/resource-binding.ts';
 import { isAlreadyExists } from '../client/errors.ts';
 import type { KubeObject } from '../client/types.ts';
-import type { ControllerDefinition } from '../controllers/framework.ts';
+import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import type { Controller, Result } from '../runtime/controller.ts';
-import type { InformerEvent } from '../runtime/events.ts';
+import type { InformerEvent } from '../runtime/informer-contract.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
 import { choosePolicy } from './choice.ts';
-import { claimOf, claimPatch, patched, type Claim, type PolicyTier } from './claim.ts';
+import { claimOf, claimPatch, patched, type Claim, type PolicyTier } from './policy-claim.ts';
 import type { EngineContext } from './engine-context.ts';
 import { engineController } from './engine-controller.ts';
 import { hubView, type Binding, type HubView } from './hub-view.ts';

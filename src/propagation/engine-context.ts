@@ -12,7 +12,7 @@
  */
 import type { Logger } from 'pino';
 import type { KubeObject } from '../client/types.ts';
-import type { PlaneAccess, StaticPlane } from '../controllers/framework.ts';
+import type { PlaneAccess, StaticPlane } from '../runtime/manager-context.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { RuntimeMetrics } from '../runtime/metrics.ts';
 import type { KindResolver } from './kinds.ts';

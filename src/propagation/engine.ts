@@ -11,8 +11,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import type { ControllerDefinition } from '../controllers/framework.ts';
-import { StaticPlane } from '../controllers/framework.ts';
+import type { ControllerDefinition } from '../runtime/manager-context.ts';
+import { StaticPlane } from '../runtime/manager-context.ts';
 import { systemClock, type Clock } from '../runtime/clock.ts';
 import type { Controller } from '../runtime/controller.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';

@@ -12,14 +12,14 @@ import type { Cluster } from '../apis/cluster/v1alpha1/cluster.ts';
 import type { Work } from '../apis/work/v1alpha1/work.ts';
 import type { ResourceBinding } from '../apis/work/v1alpha2/resource-binding.ts';
 import type { KubeObject, ResourceClient } from '../client/types.ts';
-import { eventRecorder, type EventRecorder } from '../controllers/hub/event-recorder.ts';
-import { EVENTS } from '../controllers/shared/resource-ids.ts';
-import type { ObjectStore } from '../runtime/events.ts';
+import { eventRecorder, type EventRecorder } from '../runtime/event-recorder.ts';
+import { EVENTS } from '../runtime/resource-ids.ts';
+import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { createInformer, type RunningInformer } from '../runtime/informer.ts';
 import type { EngineContext } from './engine-context.ts';
 import type { BindingKind } from './keys.ts';
 import type { Policy } from './policy-model.ts';
-import type { PolicyTier } from './claim.ts';
+import type { PolicyTier } from './policy-claim.ts';
 import {
   BY_BINDING_ID,
   BY_CLAIM_ID,

@@ -8,7 +8,7 @@
  */
 import { bindingName } from '../apis/work/v1alpha2/binding-spec.ts';
 import type { KubeObject } from '../client/types.ts';
-import type { PolicyTier } from './claim.ts';
+import type { PolicyTier } from './policy-claim.ts';
 
 export interface TemplateKey {
   apiVersion: string;

@@ -7,7 +7,13 @@
  * sent only while the object's claim label still holds the id being removed.
  */
 import type { KubeObject, ResourceClient } from '../client/types.ts';
-import { claimIdLabel, effectivePatch, unclaimPatch, type MetadataPatch, type PolicyTier } from './claim.ts';
+import {
+  claimIdLabel,
+  effectivePatch,
+  unclaimPatch,
+  type MetadataPatch,
+  type PolicyTier,
+} from './policy-claim.ts';
 
 export async function writeMetadata<T extends KubeObject>(
   client: ResourceClient<T>,

@@ -9,7 +9,7 @@
  */
 import type { Cluster } from '../apis/cluster/v1alpha1/cluster.ts';
 import { bindingMessages, noClusterFitReasons } from '../apis/work/v1alpha2/binding-spec.ts';
-import { findCondition } from '../controllers/shared/conditions.ts';
+import { findCondition } from '../runtime/conditions.ts';
 import { passesAffinity, type AffinityTerm } from './affinity.ts';
 
 export function noClusterFitMessage(clusters: readonly Cluster[], term: AffinityTerm | undefined): string {

@@ -14,7 +14,7 @@
  */
 import type { Cluster } from '../apis/cluster/v1alpha1/cluster.ts';
 import type { Placement } from '../apis/policy/v1alpha1/policy-spec.ts';
-import { isConditionTrue } from '../controllers/shared/conditions.ts';
+import { isConditionTrue } from '../runtime/conditions.ts';
 import { passesAffinity, type AffinityTerm } from './affinity.ts';
 import { noClusterFitMessage } from './no-cluster-fit.ts';
 

@@ -9,7 +9,7 @@ import { CPP_FINALIZER, CPP_PERMANENT_ID_LABEL } from '../apis/policy/v1alpha1/c
 import type { PolicySpec } from '../apis/policy/v1alpha1/policy-spec.ts';
 import { PP_FINALIZER, PP_PERMANENT_ID_LABEL } from '../apis/policy/v1alpha1/propagation-policy.ts';
 import type { KubeObject } from '../client/types.ts';
-import type { PolicyTier } from './claim.ts';
+import type { PolicyTier } from './policy-claim.ts';
 import type { SelectingPolicy } from './selectors.ts';
 
 export type Policy = KubeObject & { spec: PolicySpec };

@@ -20,10 +20,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { INVALID_PLACEMENT_EVENT } from '../apis/policy/v1alpha1/policy-spec.ts';
-import type { ControllerDefinition } from '../controllers/framework.ts';
+import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import type { Controller, Result } from '../runtime/controller.ts';
 import { forObject } from '../runtime/triggers.ts';
-import type { PolicyTier } from './claim.ts';
+import type { PolicyTier } from './policy-claim.ts';
 import type { EngineContext } from './engine-context.ts';
 import { engineController } from './engine-controller.ts';
 import { hubView, type HubView } from './hub-view.ts';

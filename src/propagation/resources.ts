@@ -20,7 +20,7 @@ import {
 import { RB_PERMANENT_ID_LABEL, resourceBindingKind } from '../apis/work/v1alpha2/resource-binding.ts';
 import { workKind } from '../apis/work/v1alpha1/work.ts';
 import type { KubeObject, ResourceId } from '../client/types.ts';
-import { resourceIdOf } from '../controllers/shared/resource-ids.ts';
+import { resourceIdOf } from '../runtime/resource-ids.ts';
 import type { IndexFunction } from '../runtime/store.ts';
 
 export const PROPAGATION_POLICIES = resourceIdOf(propagationPolicyKind);

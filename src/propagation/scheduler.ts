@@ -21,12 +21,12 @@ import {
   bindingMessages,
   BindingReason,
 } from '../apis/work/v1alpha2/binding-spec.ts';
-import type { ControllerDefinition } from '../controllers/framework.ts';
-import { conditionTime, findCondition, setCondition } from '../controllers/shared/conditions.ts';
-import { patchStatus } from '../controllers/shared/writes.ts';
+import type { ControllerDefinition } from '../runtime/manager-context.ts';
+import { conditionTime, findCondition, setCondition } from '../runtime/conditions.ts';
+import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Controller, Result } from '../runtime/controller.ts';
-import type { InformerEvent } from '../runtime/events.ts';
+import type { InformerEvent } from '../runtime/informer-contract.ts';
 import { generationChanged, watches } from '../runtime/triggers.ts';
 import type { EngineContext } from './engine-context.ts';
 import { bindingController } from './engine-controller.ts';

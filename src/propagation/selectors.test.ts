@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../client/types.ts';
-import { matchesLabelSelector } from './label-selector.ts';
+import { matchesLabelSelector } from './label-selector-match.ts';
 import { implicitPriority, scoreEntry, type SelectingPolicy } from './selectors.ts';
 
 const NC = 'networking.datumapis.com/v1alpha';

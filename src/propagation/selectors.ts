@@ -9,8 +9,8 @@
  */
 import type { ResourceSelector } from '../apis/policy/v1alpha1/policy-spec.ts';
 import type { KubeObject } from '../client/types.ts';
-import type { PolicyTier } from './claim.ts';
-import { matchesLabelSelector } from './label-selector.ts';
+import type { PolicyTier } from './policy-claim.ts';
+import { matchesLabelSelector } from './label-selector-match.ts';
 
 export const SCORE_NONE = 0;
 export const SCORE_KIND = 1;

@@ -12,9 +12,9 @@
 import type { Work } from '../apis/work/v1alpha1/work.ts';
 import { WorkConditionType } from '../apis/work/v1alpha1/work.ts';
 import { BindingConditionType, bindingMessages, BindingReason } from '../apis/work/v1alpha2/binding-spec.ts';
-import type { ControllerDefinition } from '../controllers/framework.ts';
-import { findCondition, setCondition } from '../controllers/shared/conditions.ts';
-import { patchStatus } from '../controllers/shared/writes.ts';
+import type { ControllerDefinition } from '../runtime/manager-context.ts';
+import { findCondition, setCondition } from '../runtime/conditions.ts';
+import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Controller, Result } from '../runtime/controller.ts';
 import { watches } from '../runtime/triggers.ts';

@@ -16,10 +16,10 @@
  */
 import type { Logger } from 'pino';
 import type { KubeObject } from '../client/types.ts';
-import type { PlaneAccess } from '../controllers/framework.ts';
-import type { EventRecorder } from '../controllers/hub/event-recorder.ts';
+import type { PlaneAccess } from '../runtime/manager-context.ts';
+import type { EventRecorder } from '../runtime/event-recorder.ts';
 import type { Clock } from '../runtime/clock.ts';
-import type { InformerEvent } from '../runtime/events.ts';
+import type { InformerEvent } from '../runtime/informer-contract.ts';
 import { createInformer, type RunningInformer } from '../runtime/informer.ts';
 import { KindNotServedError, type KindResolver } from './kinds.ts';
 import type { Policy } from './policy-model.ts';

@@ -3,7 +3,7 @@
  * change — the one way controllers read a (plane, resource).
  *
  * Guarantees:
- * - a subscriber is called only after the store reflects the change (events.ts);
+ * - a subscriber is called only after the store reflects the change (informer-contract.ts);
  * - a new subscriber is first told of every object already held, as ADDED, synchronously
  *   inside `subscribe` and in key order, then of every later change — so a subscriber that
  *   arrives after the first list misses nothing;
@@ -16,7 +16,7 @@
 import type { Logger } from 'pino';
 import type { KubeObject, ResourceClient } from '../client/types.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { Informer, InformerEvent, ObjectStore } from './events.ts';
+import type { Informer, InformerEvent, ObjectStore } from './informer-contract.ts';
 import { Reflector, type ReflectorSettings } from './reflector.ts';
 import { Store, type IndexFunction } from './store.ts';
 

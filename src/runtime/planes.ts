@@ -27,7 +27,7 @@ import type { Logger } from 'pino';
 import { resourceClient } from '../client/resource-client.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { Informer } from './events.ts';
+import type { Informer } from './informer-contract.ts';
 import { createInformer, type RunningInformer } from './informer.ts';
 import type { ReflectorSettings } from './reflector.ts';
 import type { IndexFunction } from './store.ts';

@@ -13,7 +13,7 @@ import { ApiServer } from '../apiserver/server.ts';
 import { resourceClient } from '../client/resource-client.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
 import { eventually, startTestServer } from '../../test/support/apiserver.ts';
-import type { InformerEvent } from './events.ts';
+import type { InformerEvent } from './informer-contract.ts';
 import { createInformer } from './informer.ts';
 
 const CONFIGMAPS: ResourceId = {

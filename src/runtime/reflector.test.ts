@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import type { KubeObject, ResourceId } from '../client/types.ts';
 import { FakeResource, statusError } from '../../test/support/fake-resource-client.ts';
 import { FakeClock } from './clock.ts';
-import type { InformerEvent } from './events.ts';
+import type { InformerEvent } from './informer-contract.ts';
 import { Reflector, type ReflectorSettings } from './reflector.ts';
 import { Store } from './store.ts';
 

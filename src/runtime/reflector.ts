@@ -34,7 +34,7 @@ import type { Logger } from 'pino';
 import { isGone, statusErrorFrom, type Status } from '../client/errors.ts';
 import type { KubeObject, ResourceClient, WatchEventType, WatchHandle } from '../client/types.ts';
 import type { Clock, TimerHandle } from './clock.ts';
-import type { InformerEvent } from './events.ts';
+import type { InformerEvent } from './informer-contract.ts';
 import { DEFAULT_RECONNECT_BACKOFF, ReconnectBackoff, type BackoffPolicy } from './reconnect-backoff.ts';
 import type { Store } from './store.ts';
 

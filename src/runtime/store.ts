@@ -21,7 +21,7 @@
  * [ADDED c@7, DELETED a@3] — b is unchanged and reported by nobody.
  */
 import type { KubeObject } from '../client/types.ts';
-import type { InformerEvent, ObjectStore } from './events.ts';
+import type { InformerEvent, ObjectStore } from './informer-contract.ts';
 
 /** The values an object is filed under in one index; none means it is not in that index. */
 export type IndexFunction<T> = (object: T) => string[];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject, ResourceId } from '../client/types.ts';
-import type { Informer, InformerEvent } from './events.ts';
+import type { Informer, InformerEvent } from './informer-contract.ts';
 import { anyOf, forObject, generationChanged, labelsChanged, owns, watches } from './triggers.ts';
 
 const configMaps: ResourceId = {

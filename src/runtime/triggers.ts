@@ -15,7 +15,7 @@
  * started by one sees at least that state.
  */
 import type { KubeObject } from '../client/types.ts';
-import type { Informer, InformerEvent } from './events.ts';
+import type { Informer, InformerEvent } from './informer-contract.ts';
 
 /** Starts delivering keys to `enqueue`; returns the unsubscribe. */
 export type Trigger<K> = (enqueue: (key: K) => void) => () => void;

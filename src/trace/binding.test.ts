@@ -19,7 +19,7 @@ import {
   PROJECT_PLANE,
   SUBNET,
   TestWorld,
-} from './test-world.ts';
+} from '../../test/support/trace-world.ts';
 import { exitCodeOf, verdictOf } from './verdict.ts';
 
 const ref = { namespace: HUB_NS, name: BINDING };

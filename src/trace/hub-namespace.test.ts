@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakePlaneReader } from './fake-reader.ts';
+import { FakePlaneReader } from '../../test/support/fake-plane-reader.ts';
 import { hubNamespaceMessages, resolveHubNamespace } from './hub-namespace.ts';
 import { Kinds } from './reader.ts';
 

@@ -1,7 +1,7 @@
 /**
  * PlaneReader: what a trace needs from the planes — read one object, or list a kind, in the plane
  * a kubeconfig context names. Implemented over a kubeconfig in kubeconfig-reader.ts and by a fake
- * in fake-reader.ts, so the trace logic runs without a fleet.
+ * in test/support/fake-plane-reader.ts, so the trace logic runs without a fleet.
  *
  * Guarantees: `get` resolves undefined for a missing object; a plane that cannot be reached (no
  * such context, refused connection, an identity that may not read) rejects with
@@ -20,7 +20,7 @@ import { subnetKind } from '../apis/networking/v1alpha/subnet.ts';
 import { clusterPropagationPolicyKind } from '../apis/policy/v1alpha1/cluster-propagation-policy.ts';
 import { projectKind } from '../apis/resourcemanager/v1alpha1/project.ts';
 import type { KubeObject, ResourceId } from '../client/types.ts';
-import { NAMESPACES, resourceIdOf } from '../controllers/shared/resource-ids.ts';
+import { NAMESPACES, resourceIdOf } from '../runtime/resource-ids.ts';
 
 export interface PlaneReader {
   get<T extends KubeObject>(

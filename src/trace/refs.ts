@@ -6,7 +6,7 @@
  * given.
  */
 import type { BindingRef } from './binding.ts';
-import type { ClaimRef } from './claim.ts';
+import type { ClaimRef } from './trace-claim.ts';
 
 export const refMessages = {
   binding: (given: string) => `expected <hub-namespace>/<name>, for example ns-1234/web; got "${given}"`,

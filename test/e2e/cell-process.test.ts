@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { resourceClient } from '../../src/client/resource-client.ts';
-import { CELL_LEASE, CELL_LEASE_NAMESPACE } from '../../src/controllers/cell-process.ts';
+import { CELL_LEASE, CELL_LEASE_NAMESPACE } from '../../src/processes/cell.ts';
 import { LEASES, type Lease } from '../../src/runtime/leader-election.ts';
 import { eventually } from '../support/apiserver.ts';
 import { bound, CELL_A, createClaim, startFixtureK, type CellScenario } from '../support/cell-fixtures.ts';

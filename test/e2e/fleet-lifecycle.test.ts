@@ -8,7 +8,7 @@ import { afterEach, describe, it } from 'node:test';
 import { ipAllocationKind } from '../../src/apis/ipam/v1alpha1/ip-allocation.ts';
 import { networkBindingMessages } from '../../src/apis/networking/v1alpha/network-binding.ts';
 import { networkContextMessages } from '../../src/apis/networking/v1alpha/network-context.ts';
-import { resourceIdOf } from '../../src/controllers/shared/resource-ids.ts';
+import { resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import {
   allWithin,
   ALPHA,

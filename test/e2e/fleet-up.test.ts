@@ -17,7 +17,7 @@ import type { Network } from '../../src/apis/networking/v1alpha/network.ts';
 import type { Project } from '../../src/apis/resourcemanager/v1alpha1/project.ts';
 import { ForbiddenError } from '../../src/client/errors.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
-import { NAMESPACES } from '../../src/controllers/shared/resource-ids.ts';
+import { NAMESPACES } from '../../src/runtime/resource-ids.ts';
 import { eventually } from '../support/apiserver.ts';
 import { startChildFleet, type ChildFleet } from '../support/fleet.ts';
 import { CLUSTERS, NETWORK_BINDINGS } from '../support/hub-fixtures.ts';

@@ -16,7 +16,7 @@ import { StatusError, statusErrorFrom, type Status } from '../../src/client/erro
 import { resourceClient } from '../../src/client/resource-client.ts';
 import type { ResourceClient } from '../../src/client/types.ts';
 import { classifyIpamFailure, isProjectNamespaceMissing } from '../../src/controllers/shared/ipam-access.ts';
-import { resourceIdOf } from '../../src/controllers/shared/resource-ids.ts';
+import { resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import { formatCidr, overlaps, parseCidr } from '../../src/ipam/cidr.ts';
 import { startTestServer, type TestServer } from '../support/apiserver.ts';
 import { ipamProjectPlane } from '../support/ipam-plane.ts';

@@ -13,7 +13,7 @@ import { installCrds } from '../../src/apis/install-crds.ts';
 import { hubNamespaceName } from '../../src/apis/common/upstream.ts';
 import type { NetworkContext } from '../../src/apis/networking/v1alpha/network-context.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
-import { MANAGER_LEASE, MANAGER_LEASE_NAMESPACE } from '../../src/controllers/manager.ts';
+import { MANAGER_LEASE, MANAGER_LEASE_NAMESPACE } from '../../src/processes/manager.ts';
 import { LEASES, type Lease } from '../../src/runtime/leader-election.ts';
 import { projectKubeConfig } from '../../src/runtime/planes.ts';
 import { eventually, startTestServer, type TestServer } from '../support/apiserver.ts';

@@ -12,7 +12,7 @@ import { cellCrds, hubCrds, propagationCrds } from '../../src/apis/crds.ts';
 import { installCrds } from '../../src/apis/install-crds.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
 import type { ResourceId } from '../../src/client/types.ts';
-import { PROPAGATOR_LEASE, PROPAGATOR_LEASE_NAMESPACE } from '../../src/propagation/propagator.ts';
+import { PROPAGATOR_LEASE, PROPAGATOR_LEASE_NAMESPACE } from '../../src/processes/propagator.ts';
 import { LEASES, type Lease } from '../../src/runtime/leader-election.ts';
 import { eventually, startTestServer, type TestServer } from '../support/apiserver.ts';
 import {

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import { resourceClient } from '../../src/client/resource-client.ts';
 import type { KubeObject, ResourceId } from '../../src/client/types.ts';
-import { StaticPlane } from '../../src/controllers/framework.ts';
+import { StaticPlane } from '../../src/runtime/manager-context.ts';
 import { systemClock } from '../../src/runtime/clock.ts';
 import { Controller } from '../../src/runtime/controller.ts';
 import { rootLogger } from '../../src/runtime/logging.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { LocationIdentity } from '../../src/controllers/cell/identity.ts';
-import type { CellProcess } from '../../src/controllers/cell-process.ts';
+import type { CellProcess } from '../../src/processes/cell.ts';
 import {
   bound,
   claimCondition,

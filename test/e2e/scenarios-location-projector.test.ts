@@ -12,7 +12,7 @@ import {
 import type { Location } from '../../src/apis/networking/v1alpha/location.ts';
 import { serviceAvailabilityName } from '../../src/apis/services/v1alpha1/service-availability.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
-import { locationProjector } from '../../src/controllers/platform/location-projector.ts';
+import { locationProjector } from '../../src/fleet/location-projector.ts';
 import { startScenario, type Scenario } from '../support/scenario.ts';
 import {
   ALPHA,

@@ -12,7 +12,7 @@ import type { IPPool } from '../../src/apis/ipam/v1alpha1/ip-pool.ts';
 import type { NetworkContext } from '../../src/apis/networking/v1alpha/network-context.ts';
 import type { Network } from '../../src/apis/networking/v1alpha/network.ts';
 import type { ResourceClient } from '../../src/client/types.ts';
-import type { ControllerDefinition } from '../../src/controllers/framework.ts';
+import type { ControllerDefinition } from '../../src/runtime/manager-context.ts';
 import { networkController, networkControllerWith } from '../../src/controllers/project/network.ts';
 import { networkContextController } from '../../src/controllers/project/networkcontext.ts';
 import { FakeClock } from '../../src/runtime/clock.ts';

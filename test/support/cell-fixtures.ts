@@ -32,9 +32,9 @@ import {
   SERVING_LOCATIONS,
   SUBNETS,
 } from '../../src/controllers/cell/cell-context.ts';
-import { startCell, type CellProcess } from '../../src/controllers/cell-process.ts';
-import type { ControllerDefinition } from '../../src/controllers/framework.ts';
-import { EVENTS, NAMESPACES, resourceIdOf } from '../../src/controllers/shared/resource-ids.ts';
+import { startCell, type CellProcess } from '../../src/processes/cell.ts';
+import type { ControllerDefinition } from '../../src/runtime/manager-context.ts';
+import { EVENTS, NAMESPACES, resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import type { Clock } from '../../src/runtime/clock.ts';
 import { RuntimeMetrics } from '../../src/runtime/metrics.ts';
 import {

@@ -17,7 +17,7 @@ import { hubNamespaceName } from '../../src/apis/common/upstream.ts';
 import { parseKubeConfig, withContext } from '../../src/client/kubeconfig.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../../src/client/types.ts';
-import { NAMESPACES, resourceIdOf } from '../../src/controllers/shared/resource-ids.ts';
+import { NAMESPACES, resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import { clusterKind } from '../../src/apis/cluster/v1alpha1/cluster.ts';
 import { ipClaimKind } from '../../src/apis/ipam/v1alpha1/ip-claim.ts';
 import { ipPoolKind } from '../../src/apis/ipam/v1alpha1/ip-pool.ts';

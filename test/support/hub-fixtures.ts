@@ -16,7 +16,7 @@ import { clusterPropagationPolicyKind } from '../../src/apis/policy/v1alpha1/clu
 import { propagationPolicyKind } from '../../src/apis/policy/v1alpha1/propagation-policy.ts';
 import { CLUSTER_LOCATION_LABEL } from '../../src/apis/common/labels.ts';
 import type { KubeObject } from '../../src/client/types.ts';
-import { EVENTS, NAMESPACES, resourceIdOf } from '../../src/controllers/shared/resource-ids.ts';
+import { EVENTS, NAMESPACES, resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import {
   ALPHA,
   createAvailability,

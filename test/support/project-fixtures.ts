@@ -24,9 +24,9 @@ import {
   type ServiceAvailability,
 } from '../../src/apis/services/v1alpha1/service-availability.ts';
 import type { KubeObject, ResourceClient } from '../../src/client/types.ts';
-import type { ControllerDefinition, ManagerContext } from '../../src/controllers/framework.ts';
-import { conditionTime } from '../../src/controllers/shared/conditions.ts';
-import { resourceIdOf } from '../../src/controllers/shared/resource-ids.ts';
+import type { ControllerDefinition, ManagerContext } from '../../src/runtime/manager-context.ts';
+import { conditionTime } from '../../src/runtime/conditions.ts';
+import { resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import type { Controller } from '../../src/runtime/controller.ts';
 import { projectKubeConfig } from '../../src/runtime/planes.ts';
 import { eventually } from './apiserver.ts';

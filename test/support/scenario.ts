@@ -32,7 +32,7 @@ import {
   StaticPlane,
   type ControllerDefinition,
   type ManagerContext,
-} from '../../src/controllers/framework.ts';
+} from '../../src/runtime/manager-context.ts';
 import { ipamAdmission } from '../../src/ipam/hook.ts';
 import { systemClock, type Clock } from '../../src/runtime/clock.ts';
 import type { Controller } from '../../src/runtime/controller.ts';

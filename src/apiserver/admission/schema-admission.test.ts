@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AdmissionRequest } from '../admission.ts';
+import type { AdmissionRequest } from './plugins.ts';
 import { ApiError } from '../errors.ts';
 import type { KubeObject } from '../objects.ts';
 import type { ResourceType } from '../resources/resource-type.ts';

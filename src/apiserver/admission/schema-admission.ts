@@ -23,7 +23,7 @@
  * alone — after a schema stops declaring a field, a Strict patch of an object still holding it is
  * refused, where the real server (which also prunes on read) would not see the field.
  */
-import type { AdmissionPlugin, AdmissionRequest } from '../admission.ts';
+import type { AdmissionPlugin, AdmissionRequest } from './plugins.ts';
 import { badRequest, invalid, invalidValue, type FieldError } from '../errors.ts';
 import type { KubeObject } from '../objects.ts';
 import { withDefaults } from './defaults.ts';

@@ -5,7 +5,7 @@
 import type { KubeObject } from '../objects.ts';
 import type { ResourceType } from '../resources/resource-type.ts';
 import { matchesFields, objectFields, parseFieldSelector } from '../selectors/field-selector.ts';
-import { matchesLabels, parseLabelSelector } from '../selectors/label-selector.ts';
+import { matchesLabels, parseLabelSelector } from '../selectors/label-requirements.ts';
 
 export type ObjectFilter = (object: KubeObject) => boolean;
 

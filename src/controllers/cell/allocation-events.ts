@@ -15,7 +15,7 @@ import {
 } from '../../apis/networking/v1alpha/network-interface.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { reportingController } from '../hub/event-recorder.ts';
+import { reportingController } from '../../runtime/event-recorder.ts';
 
 const API_VERSION = `${NETWORKING_GROUP}/${NETWORKING_VERSION}`;
 

@@ -15,7 +15,7 @@ import {
   networkInterfaceMessages,
   NetworkInterfaceReason,
 } from '../../apis/networking/v1alpha/network-interface.ts';
-import { findCondition, setCondition, type DesiredCondition } from '../shared/conditions.ts';
+import { findCondition, setCondition, type DesiredCondition } from '../../runtime/conditions.ts';
 
 export interface Refusal {
   reason: string;

@@ -18,10 +18,10 @@ import {
   type NetworkInterface,
 } from '../../apis/networking/v1alpha/network-interface.ts';
 import type { ResourceClient } from '../../client/types.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import { hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { routeFromStore } from '../shared/hub-routing.ts';
-import { patchStatus } from '../shared/writes.ts';
+import { patchStatus } from '../../runtime/writes.ts';
 import { allocationOwner, claimDiscriminators } from './address-requests.ts';
 import { interfaceDiscriminators, releaseAddresses } from './allocation.ts';
 import { holdNetwork, type HoldDeps } from './context-hold.ts';

@@ -17,11 +17,11 @@ import type {
 } from '../../apis/networking/v1alpha/network-interface.ts';
 import type { Subnet } from '../../apis/networking/v1alpha/subnet.ts';
 import type { ResourceClient } from '../../client/types.ts';
-import { patchStatus } from '../shared/writes.ts';
+import { patchStatus } from '../../runtime/writes.ts';
 import { claimFamilies } from './address-requests.ts';
 import { allocatedCondition, boundConditions, seedDataPlane } from './claim-conditions.ts';
 import { gatewayFor } from './gateway.ts';
-import { setCondition } from '../shared/conditions.ts';
+import { setCondition } from '../../runtime/conditions.ts';
 
 export interface SyncedSpec {
   iface: NetworkInterface;

@@ -19,11 +19,11 @@ import {
 import type { NetworkInterface } from '../../apis/networking/v1alpha/network-interface.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import { Controller, type Result } from '../../runtime/controller.ts';
-import type { InformerEvent, ObjectStore } from '../../runtime/events.ts';
+import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { forObject, watches } from '../../runtime/triggers.ts';
-import type { ControllerDefinition } from '../framework.ts';
-import { unlessStale } from '../shared/writes.ts';
+import type { ControllerDefinition } from '../../runtime/manager-context.ts';
+import { unlessStale } from '../../runtime/writes.ts';
 import {
   BY_NETWORK,
   cellView,

@@ -13,11 +13,11 @@ import {
   type NetworkInterface,
 } from '../../apis/networking/v1alpha/network-interface.ts';
 import { Controller, type Result } from '../../runtime/controller.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { forObject } from '../../runtime/triggers.ts';
-import type { ControllerDefinition } from '../framework.ts';
-import { unlessStale } from '../shared/writes.ts';
+import type { ControllerDefinition } from '../../runtime/manager-context.ts';
+import { unlessStale } from '../../runtime/writes.ts';
 import { cellView, objectKeyOf, parseObjectKey, type CellContext, type ObjectKey } from './cell-context.ts';
 import { releaseInterfaceAddresses, type ReleaseDeps } from './claim-release.ts';
 import { holdNetwork } from './context-hold.ts';

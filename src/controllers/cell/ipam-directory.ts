@@ -12,7 +12,7 @@ import { ipClassKind, type IPClass } from '../../apis/ipam/v1alpha1/ip-class.ts'
 import { resourceClient } from '../../client/resource-client.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import { projectKubeConfig } from '../../runtime/planes.ts';
-import { resourceIdOf } from '../shared/resource-ids.ts';
+import { resourceIdOf } from '../../runtime/resource-ids.ts';
 
 export interface ProjectIpam {
   project: string;

@@ -8,10 +8,10 @@
  * context (the claim and hold controllers subscribe). It writes nothing to any API.
  */
 import { Controller, type Result } from '../../runtime/controller.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import type { Logger } from '../../runtime/logging.ts';
 import { forObject } from '../../runtime/triggers.ts';
-import type { ControllerDefinition } from '../framework.ts';
+import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import type { ServingLocation } from '../../apis/networking/v1alpha/serving-location.ts';
 import { cellView, type CellContext } from './cell-context.ts';
 import type { CellMetrics } from './cell-metrics.ts';

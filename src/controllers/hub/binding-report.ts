@@ -20,8 +20,8 @@ import {
   type NetworkBinding,
 } from '../../apis/networking/v1alpha/network-binding.ts';
 import type { ResourceClient } from '../../client/types.ts';
-import { setCondition } from '../shared/conditions.ts';
-import { changedLabels } from '../shared/writes.ts';
+import { setCondition } from '../../runtime/conditions.ts';
+import { changedLabels } from '../../runtime/writes.ts';
 
 export interface BindingOutcome {
   status: ConditionStatus;

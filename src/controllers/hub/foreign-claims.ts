@@ -24,7 +24,7 @@ import {
   propagationPolicyKind,
 } from '../../apis/policy/v1alpha1/propagation-policy.ts';
 import type { KubeObject } from '../../client/types.ts';
-import type { InformerEvent } from '../../runtime/events.ts';
+import type { InformerEvent } from '../../runtime/informer-contract.ts';
 
 export const BY_LOCATION_LABEL = 'byLocationLabel';
 

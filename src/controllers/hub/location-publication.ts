@@ -31,8 +31,8 @@ import {
   type ClusterPropagationPolicy,
 } from '../../apis/policy/v1alpha1/cluster-propagation-policy.ts';
 import type { KubeObject } from '../../client/types.ts';
-import { isConditionTrue } from '../shared/conditions.ts';
-import { mergePatchBetween, sameValue } from '../shared/merge-patch.ts';
+import { isConditionTrue } from '../../runtime/conditions.ts';
+import { mergePatchBetween, sameValue } from '../../runtime/merge-patch-diff.ts';
 
 export const PUBLISHED_LABELS = { [PUBLISHED_BY_LABEL]: LOCATION_PUBLISHER };
 

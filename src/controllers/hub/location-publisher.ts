@@ -42,11 +42,11 @@ import {
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, type Result } from '../../runtime/controller.ts';
-import type { Informer, InformerEvent } from '../../runtime/events.ts';
+import type { Informer, InformerEvent } from '../../runtime/informer-contract.ts';
 import { forObject, watches, type Trigger } from '../../runtime/triggers.ts';
-import type { ControllerDefinition, ManagerContext } from '../framework.ts';
-import { EVENTS, resourceIdOf } from '../shared/resource-ids.ts';
-import { eventRecorder, type EventRecorder } from './event-recorder.ts';
+import type { ControllerDefinition, ManagerContext } from '../../runtime/manager-context.ts';
+import { EVENTS, resourceIdOf } from '../../runtime/resource-ids.ts';
+import { eventRecorder, type EventRecorder } from '../../runtime/event-recorder.ts';
 import {
   BY_LOCATION_LABEL,
   findingKey,

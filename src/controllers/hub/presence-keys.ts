@@ -16,7 +16,7 @@
  */
 import { networkContextName, type NetworkContext } from '../../apis/networking/v1alpha/network-context.ts';
 import type { NetworkBinding } from '../../apis/networking/v1alpha/network-binding.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 
 export interface PresenceKey {
   hubNamespace: string;

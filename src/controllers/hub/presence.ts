@@ -34,7 +34,7 @@ import { networkKind, type Network } from '../../apis/networking/v1alpha/network
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import { Controller, type Result } from '../../runtime/controller.ts';
-import type { Informer, ObjectStore } from '../../runtime/events.ts';
+import type { Informer, ObjectStore } from '../../runtime/informer-contract.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import {
   forObject,
@@ -43,8 +43,8 @@ import {
   watches,
   type Trigger,
 } from '../../runtime/triggers.ts';
-import type { ControllerDefinition, ManagerContext } from '../framework.ts';
-import { isConditionTrue } from '../shared/conditions.ts';
+import type { ControllerDefinition, ManagerContext } from '../../runtime/manager-context.ts';
+import { isConditionTrue } from '../../runtime/conditions.ts';
 import {
   hubNamespacesOf,
   hubNamespacesOfProject,
@@ -53,7 +53,7 @@ import {
   type ResolvedNamespace,
 } from '../shared/hub-routing.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
-import { NAMESPACES, resourceIdOf } from '../shared/resource-ids.ts';
+import { NAMESPACES, resourceIdOf } from '../../runtime/resource-ids.ts';
 import { report, stampLabels, type BindingOutcome, type BindingWriter } from './binding-report.ts';
 import { contextPatch, newContext, projectContext } from './context-projection.ts';
 import {

@@ -31,12 +31,12 @@ import type { NetworkPrefixRef } from '../../apis/common/refs.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, type Result } from '../../runtime/controller.ts';
-import type { InformerEvent, ObjectStore } from '../../runtime/events.ts';
+import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import { forObject, watches } from '../../runtime/triggers.ts';
-import type { ControllerDefinition } from '../framework.ts';
-import { backstop } from '../shared/backstop.ts';
+import type { ControllerDefinition } from '../../runtime/manager-context.ts';
+import { backstop } from '../../runtime/backstop.ts';
 import { heldClaim, holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
 import {
   planeOfKey,
@@ -45,9 +45,9 @@ import {
   type ProjectObjectKey,
 } from '../shared/project-object-key.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
-import { resourceIdOf } from '../shared/resource-ids.ts';
+import { resourceIdOf } from '../../runtime/resource-ids.ts';
 import { reportIpam, type IpamReport } from '../shared/ipam-status.ts';
-import { unlessStale } from '../shared/writes.ts';
+import { unlessStale } from '../../runtime/writes.ts';
 
 export const name = 'network';
 

@@ -32,15 +32,15 @@ import { subnetKind } from '../../apis/networking/v1alpha/subnet.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import { Controller, type Result } from '../../runtime/controller.ts';
-import type { Informer, InformerEvent, ObjectStore } from '../../runtime/events.ts';
+import type { Informer, InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { projectPlaneName, type EngagedPlane } from '../../runtime/planes.ts';
 import { watches, type Predicate, type Trigger } from '../../runtime/triggers.ts';
-import type { ControllerDefinition, ManagerContext } from '../framework.ts';
-import { mergePatchBetween } from '../shared/merge-patch.ts';
-import { changedLabels } from '../shared/writes.ts';
+import type { ControllerDefinition, ManagerContext } from '../../runtime/manager-context.ts';
+import { mergePatchBetween } from '../../runtime/merge-patch-diff.ts';
+import { changedLabels } from '../../runtime/writes.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
-import { NAMESPACES, resourceIdOf } from '../shared/resource-ids.ts';
+import { NAMESPACES, resourceIdOf } from '../../runtime/resource-ids.ts';
 
 export const name = 'replicator';
 

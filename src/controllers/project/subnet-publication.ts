@@ -26,10 +26,10 @@ import {
 } from '../../apis/networking/v1alpha/subnet.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { ResourceClient } from '../../client/types.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
-import { isConditionTrue, setCondition, type DesiredCondition } from '../shared/conditions.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
+import { isConditionTrue, setCondition, type DesiredCondition } from '../../runtime/conditions.ts';
 import { parsePrefix } from '../shared/prefix.ts';
-import { changedLabels, patchStatus } from '../shared/writes.ts';
+import { changedLabels, patchStatus } from '../../runtime/writes.ts';
 
 /** Where Subnets are read and written: a project plane's store and client, and the time. */
 export interface SubnetAccess {

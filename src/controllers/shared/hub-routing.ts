@@ -20,7 +20,7 @@ import {
   UPSTREAM_NAMESPACE_LABEL,
 } from '../../apis/common/upstream.ts';
 import type { KubeObject } from '../../client/types.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 
 export interface ResolvedNamespace {
   resolved: true;

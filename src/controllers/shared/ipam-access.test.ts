@@ -4,7 +4,7 @@ import type { IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { networkScope } from '../../apis/ipam/v1alpha1/scope.ts';
 import { statusErrorFrom, type Status } from '../../client/errors.ts';
 import type { ResourceClient } from '../../client/types.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import {
   heldClaim,
   classifyIpamFailure,

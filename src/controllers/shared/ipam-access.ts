@@ -25,7 +25,7 @@ import {
 } from '../../apis/networking/v1alpha/ipam-failures.ts';
 import { StatusError, type StatusCause } from '../../client/errors.ts';
 import type { ResourceClient } from '../../client/types.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 
 export interface IpamFailure {
   reason: IpamFailureReason;

@@ -8,8 +8,13 @@
  */
 import type { Condition } from '../../apis/common/condition.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import { findCondition, readyFollowing, setCondition, type DesiredCondition } from './conditions.ts';
-import { patchStatus } from './writes.ts';
+import {
+  findCondition,
+  readyFollowing,
+  setCondition,
+  type DesiredCondition,
+} from '../../runtime/conditions.ts';
+import { patchStatus } from '../../runtime/writes.ts';
 
 /** The condition type, as Network and NetworkContext both name it. */
 export const IPAM_ALLOCATED = 'IPAMAllocated';

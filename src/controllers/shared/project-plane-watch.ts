@@ -16,7 +16,7 @@
  * Caveat: a plane whose informers never list (unreachable) stays engaged and unviewed; its
  * keys wait for the plane to list or disengage.
  */
-import type { Informer } from '../../runtime/events.ts';
+import type { Informer } from '../../runtime/informer-contract.ts';
 import type { EngagedPlane, PlaneRegistry } from '../../runtime/planes.ts';
 import type { Trigger } from '../../runtime/triggers.ts';
 

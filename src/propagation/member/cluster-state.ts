@@ -6,7 +6,7 @@
  * mean not ready); an absent `spec.syncMode` counts as Push.
  */
 import { ClusterConditionType, type Cluster } from '../../apis/cluster/v1alpha1/cluster.ts';
-import { isConditionTrue } from '../../controllers/shared/conditions.ts';
+import { isConditionTrue } from '../../runtime/conditions.ts';
 
 export function isClusterReady(cluster: Cluster): boolean {
   return isConditionTrue(cluster.status?.conditions, ClusterConditionType.Ready);

@@ -16,10 +16,10 @@ import { CLUSTER_CONTROLLER_FINALIZER, type Cluster } from '../../apis/cluster/v
 import { executionSpaceName, type Work } from '../../apis/work/v1alpha1/work.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import type { ControllerDefinition } from '../../controllers/framework.ts';
-import { NAMESPACES } from '../../controllers/shared/resource-ids.ts';
+import type { ControllerDefinition } from '../../runtime/manager-context.ts';
+import { NAMESPACES } from '../../runtime/resource-ids.ts';
 import type { Controller, Result } from '../../runtime/controller.ts';
-import type { Informer, ObjectStore } from '../../runtime/events.ts';
+import type { Informer, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { forObject, watches, type Trigger } from '../../runtime/triggers.ts';
 import type { EngineContext, MemberDirectory } from '../engine-context.ts';

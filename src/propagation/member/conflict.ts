@@ -11,7 +11,7 @@
 import { CONFLICT_RESOLUTION_ANNOTATION } from '../../apis/policy/v1alpha1/template-keys.ts';
 import { MANAGED_LABEL } from '../../apis/work/v1alpha1/work.ts';
 import type { KubeObject } from '../../client/types.ts';
-import { claimOf } from '../claim.ts';
+import { claimOf } from '../policy-claim.ts';
 
 export const OVERWRITE = 'overwrite';
 export const UNNAMED_POLICY = 'the policy that claims the template';

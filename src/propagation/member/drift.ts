@@ -17,9 +17,9 @@
  * Caveat: a kind stays watched on a member after its last Work there is gone, until the member
  * is forgotten (its Cluster deleted or its access changed).
  */
-import type { PlaneAccess } from '../../controllers/framework.ts';
+import type { PlaneAccess } from '../../runtime/manager-context.ts';
 import type { KubeObject, ResourceId } from '../../client/types.ts';
-import type { InformerEvent } from '../../runtime/events.ts';
+import type { InformerEvent } from '../../runtime/informer-contract.ts';
 import { watches, type Trigger } from '../../runtime/triggers.ts';
 import { WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from '../../apis/work/v1alpha1/work.ts';
 import type { MemberKind } from './apply.ts';

@@ -10,7 +10,7 @@
 import type { Cluster } from '../../apis/cluster/v1alpha1/cluster.ts';
 import type { Work } from '../../apis/work/v1alpha1/work.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import type { MemberDirectory } from '../engine-context.ts';
 import type { KindResolver } from '../kinds.ts';
 import type { MemberKind } from './apply.ts';

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Cluster } from '../../apis/cluster/v1alpha1/cluster.ts';
 import { workName, type Work } from '../../apis/work/v1alpha1/work.ts';
 import type { KubeObject } from '../../client/types.ts';
-import { StaticPlane } from '../../controllers/framework.ts';
+import { StaticPlane } from '../../runtime/manager-context.ts';
 import type { Controller } from '../../runtime/controller.ts';
 import {
   CLUSTERS,

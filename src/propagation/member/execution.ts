@@ -32,11 +32,11 @@ import {
   type Work,
 } from '../../apis/work/v1alpha1/work.ts';
 import { clusterKind } from '../../apis/cluster/v1alpha1/cluster.ts';
-import type { ControllerDefinition } from '../../controllers/framework.ts';
-import { setCondition, type DesiredCondition } from '../../controllers/shared/conditions.ts';
-import { resourceIdOf } from '../../controllers/shared/resource-ids.ts';
+import type { ControllerDefinition } from '../../runtime/manager-context.ts';
+import { setCondition, type DesiredCondition } from '../../runtime/conditions.ts';
+import { resourceIdOf } from '../../runtime/resource-ids.ts';
 import { TerminalError, type Controller, type Result } from '../../runtime/controller.ts';
-import type { Informer, InformerEvent } from '../../runtime/events.ts';
+import type { Informer, InformerEvent } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer } from '../../runtime/finalizer.ts';
 import type { Logger } from '../../runtime/logging.ts';
 import { forObject, watches, type Trigger } from '../../runtime/triggers.ts';

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster } from '../../apis/cluster/v1alpha1/cluster.ts';
 import type { ResourceClient } from '../../client/types.ts';
-import type { PlaneAccess } from '../../controllers/framework.ts';
+import type { PlaneAccess } from '../../runtime/manager-context.ts';
 import { FakeClock } from '../../runtime/clock.ts';
 import { Store } from '../../runtime/store.ts';
 import { probe, reconcile, PROBE_INTERVAL_MS, type HealthDeps, type HealthMemory } from './health-probe.ts';

@@ -25,11 +25,11 @@ import {
   type Cluster,
 } from '../../apis/cluster/v1alpha1/cluster.ts';
 import type { ResourceClient } from '../../client/types.ts';
-import type { ControllerDefinition } from '../../controllers/framework.ts';
-import { findCondition, setCondition, type DesiredCondition } from '../../controllers/shared/conditions.ts';
+import type { ControllerDefinition } from '../../runtime/manager-context.ts';
+import { findCondition, setCondition, type DesiredCondition } from '../../runtime/conditions.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { Controller, Result } from '../../runtime/controller.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import { forObject, generationChanged } from '../../runtime/triggers.ts';
 import type { EngineContext, MemberDirectory } from '../engine-context.ts';
 import { engineController, nameKeys } from '../engine-controller.ts';

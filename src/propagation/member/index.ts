@@ -5,7 +5,7 @@
  * reaching members. The hub side (engine.ts) runs `memberControllers` beside its own, with the
  * same EngineContext; the two sides meet only in the hub's Work objects.
  */
-import type { ControllerDefinition } from '../../controllers/framework.ts';
+import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import type { EngineContext } from '../engine-context.ts';
 import { clusterController } from './cluster.ts';
 import { executionController } from './execution.ts';

@@ -20,7 +20,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster } from '../../apis/cluster/v1alpha1/cluster.ts';
 import type { KubeObject } from '../../client/types.ts';
-import { StaticPlane, type PlaneAccess } from '../../controllers/framework.ts';
+import { StaticPlane, type PlaneAccess } from '../../runtime/manager-context.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { Logger } from '../../runtime/logging.ts';
 import type { MemberDirectory } from '../engine-context.ts';

@@ -39,10 +39,10 @@ import {
 } from '../../apis/work/v1alpha1/work.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import type { ControllerDefinition } from '../../controllers/framework.ts';
-import { NAMESPACES } from '../../controllers/shared/resource-ids.ts';
+import type { ControllerDefinition } from '../../runtime/manager-context.ts';
+import { NAMESPACES } from '../../runtime/resource-ids.ts';
 import type { Controller, Result } from '../../runtime/controller.ts';
-import type { Informer, ObjectStore } from '../../runtime/events.ts';
+import type { Informer, ObjectStore } from '../../runtime/informer-contract.ts';
 import { forObject, owns, watches, type Trigger } from '../../runtime/triggers.ts';
 import type { EngineContext } from '../engine-context.ts';
 import { engineController, nameKeys } from '../engine-controller.ts';

@@ -27,7 +27,7 @@ import {
   RB_PERMANENT_ID_LABEL,
 } from '../../apis/work/v1alpha2/resource-binding.ts';
 import type { KubeObject } from '../../client/types.ts';
-import { claimKeys } from '../claim.ts';
+import { claimKeys } from '../policy-claim.ts';
 
 const ENGINE_LABELS = [MANAGED_LABEL, RB_PERMANENT_ID_LABEL, WORK_PERMANENT_ID_LABEL];
 const ENGINE_ANNOTATIONS = [

@@ -9,8 +9,8 @@
 import type { Cluster } from '../../apis/cluster/v1alpha1/cluster.ts';
 import { executionSpaceName, type Work } from '../../apis/work/v1alpha1/work.ts';
 import type { KubeObject, ResourceId } from '../../client/types.ts';
-import type { PlaneAccess } from '../../controllers/framework.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { PlaneAccess } from '../../runtime/manager-context.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import { watches, type Trigger } from '../../runtime/triggers.ts';
 import type { WorkKey } from './work-key.ts';
 

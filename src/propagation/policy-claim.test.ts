@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../client/types.ts';
-import { claimOf, claimPatch, effectivePatch, patched, unclaimPatch } from './claim.ts';
+import { claimOf, claimPatch, effectivePatch, patched, unclaimPatch } from './policy-claim.ts';
 
 const PP_ID = 'propagationpolicy.karmada.io/permanent-id';
 const CPP_ID = 'clusterpropagationpolicy.karmada.io/permanent-id';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rootLogger } from '../../runtime/logging.ts';
-import { statusErrorFrom } from '../../client/errors.ts';
-import type { KubeObject, ResourceClient } from '../../client/types.ts';
+import { rootLogger } from './logging.ts';
+import { statusErrorFrom } from '../client/errors.ts';
+import type { KubeObject, ResourceClient } from '../client/types.ts';
 import { changedEntries, changedLabels, patchStatus, unlessStale } from './writes.ts';
 
 type Thing = KubeObject & { status?: { conditions?: unknown[]; ipam?: { prefix: string } } };

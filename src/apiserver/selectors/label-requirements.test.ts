@@ -7,7 +7,7 @@ import {
   parseLabelSelector,
   selectorFromObject,
   type LabelRequirement,
-} from './label-selector.ts';
+} from './label-requirements.ts';
 
 function requirements(text: string): LabelRequirement[] {
   return parseLabelSelector(text).requirements;

@@ -9,8 +9,8 @@
  * own write, or not at all. DELETE requests are admitted too (`object` is the stored object).
  * A plugin runs inside the write: it must not await.
  */
-import type { KubeObject } from './objects.ts';
-import type { ResourceType } from './resources/resource-type.ts';
+import type { KubeObject } from '../objects.ts';
+import type { ResourceType } from '../resources/resource-type.ts';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import { FakeClock } from '../../runtime/clock.ts';
+import type { KubeObject, ResourceClient } from '../client/types.ts';
+import { FakeClock } from './clock.ts';
 import { eventRecorder } from './event-recorder.ts';
 
 function recorderWith(create: (object: KubeObject) => Promise<KubeObject>) {

@@ -6,8 +6,8 @@
  * object, PlaneUnavailableError for a plane never added or made unreadable; `list` honours the
  * namespace and an equality label selector (`k=v[,k=v]`). Returned objects are copies.
  */
-import type { KubeObject, ResourceId } from '../client/types.ts';
-import { PlaneUnavailableError, type PlaneReader } from './reader.ts';
+import type { KubeObject, ResourceId } from '../../src/client/types.ts';
+import { PlaneUnavailableError, type PlaneReader } from '../../src/trace/reader.ts';
 
 export class FakePlaneReader implements PlaneReader {
   private readonly planes = new Map<string, Map<string, KubeObject>>();

@@ -7,14 +7,14 @@
  * Guarantees: traced as built, every hop is ok (the data plane's conditions left at their seed);
  * the mutators change exactly the object they name, in every plane it is copied to when asked.
  */
-import type { Condition } from '../apis/common/condition.ts';
-import { CLUSTER_LOCATION_LABEL, LOCATION_LABEL, NETWORK_LABEL } from '../apis/common/labels.ts';
-import { UPSTREAM_CLUSTER_NAME_LABEL, UPSTREAM_NAMESPACE_LABEL } from '../apis/common/upstream.ts';
-import { CPP_PERMANENT_ID_LABEL } from '../apis/policy/v1alpha1/cluster-propagation-policy.ts';
-import type { KubeObject } from '../client/types.ts';
-import { HUB_CONTEXT, PLATFORM_CONTEXT } from './contexts.ts';
-import { FakePlaneReader } from './fake-reader.ts';
-import { Kinds } from './reader.ts';
+import type { Condition } from '../../src/apis/common/condition.ts';
+import { CLUSTER_LOCATION_LABEL, LOCATION_LABEL, NETWORK_LABEL } from '../../src/apis/common/labels.ts';
+import { UPSTREAM_CLUSTER_NAME_LABEL, UPSTREAM_NAMESPACE_LABEL } from '../../src/apis/common/upstream.ts';
+import { CPP_PERMANENT_ID_LABEL } from '../../src/apis/policy/v1alpha1/cluster-propagation-policy.ts';
+import type { KubeObject } from '../../src/client/types.ts';
+import { HUB_CONTEXT, PLATFORM_CONTEXT } from '../../src/trace/contexts.ts';
+import { FakePlaneReader } from './fake-plane-reader.ts';
+import { Kinds } from '../../src/trace/reader.ts';
 
 export const PROJECT = 'project-alpha';
 export const PROJECT_PLANE = 'project-project-alpha';

@@ -16,8 +16,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
-import { isConflict, isNotFound } from '../../client/errors.ts';
-import type { KubeObject, ResourceClient } from '../../client/types.ts';
+import { isConflict, isNotFound } from '../client/errors.ts';
+import type { KubeObject, ResourceClient } from '../client/types.ts';
 
 /** Runs a reconcile; a stale write (409 Conflict, 404) ends it quietly, any other error is thrown. */
 export async function unlessStale<R>(reconcile: Promise<R>, log: Logger): Promise<R | undefined> {

@@ -29,8 +29,8 @@ import {
   type LeaseTiming,
 } from '../runtime/leader-election.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
-import { startEngine, type Engine } from './engine.ts';
-import { standaloneMembers } from './member/index.ts';
+import { startEngine, type Engine } from '../propagation/engine.ts';
+import { standaloneMembers } from '../propagation/member/index.ts';
 
 export const PROPAGATOR_LEASE = 'netpresence-propagator';
 export const PROPAGATOR_LEASE_NAMESPACE = 'karmada-system';

@@ -11,8 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import type { Clock } from '../../runtime/clock.ts';
+import type { KubeObject, ResourceClient } from '../client/types.ts';
+import type { Clock } from './clock.ts';
 
 export type EventType = 'Normal' | 'Warning';
 

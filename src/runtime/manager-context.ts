@@ -13,11 +13,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { resourceClient } from '../client/resource-client.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
-import type { Clock } from '../runtime/clock.ts';
-import type { Controller } from '../runtime/controller.ts';
-import { createInformer, type RunningInformer } from '../runtime/informer.ts';
-import type { RuntimeMetrics } from '../runtime/metrics.ts';
-import type { PlaneInformerOptions, PlaneRegistry } from '../runtime/planes.ts';
+import type { Clock } from './clock.ts';
+import type { Controller } from './controller.ts';
+import { createInformer, type RunningInformer } from './informer.ts';
+import type { RuntimeMetrics } from './metrics.ts';
+import type { PlaneInformerOptions, PlaneRegistry } from './planes.ts';
 
 /** A plane a controller can read (shared informers) and write (clients). */
 export interface PlaneAccess {

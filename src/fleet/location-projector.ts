@@ -14,7 +14,7 @@
  * Assumes: the platform stores have listed before the controller starts (as the manager and the
  * scenario harness ensure); a project plane's keys are judged once its bindings have listed.
  */
-import { LOCATION_LABEL } from '../../apis/common/labels.ts';
+import { LOCATION_LABEL } from '../apis/common/labels.ts';
 import {
   LOCATION_CLASS_LABEL,
   LOCATION_PROJECTOR,
@@ -26,34 +26,26 @@ import {
   MANAGED_BY_LABEL,
   SERVICE_NAME_LABEL,
   type LocationBinding,
-} from '../../apis/networking/v1alpha/location-binding.ts';
-import {
-  LocationConditionType,
-  locationKind,
-  type Location,
-} from '../../apis/networking/v1alpha/location.ts';
-import {
-  projectKind,
-  ProjectConditionType,
-  type Project,
-} from '../../apis/resourcemanager/v1alpha1/project.ts';
+} from '../apis/networking/v1alpha/location-binding.ts';
+import { LocationConditionType, locationKind, type Location } from '../apis/networking/v1alpha/location.ts';
+import { projectKind, ProjectConditionType, type Project } from '../apis/resourcemanager/v1alpha1/project.ts';
 import {
   NETWORKING_SERVICE,
   ServiceAvailabilityConditionType,
   serviceAvailabilityKind,
   type ServiceAvailability,
-} from '../../apis/services/v1alpha1/service-availability.ts';
-import type { ResourceClient } from '../../client/types.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import { Controller, type Result } from '../../runtime/controller.ts';
-import type { InformerEvent, ObjectStore } from '../../runtime/events.ts';
-import { projectPlaneName, type EngagedPlane } from '../../runtime/planes.ts';
-import { forObject, watches } from '../../runtime/triggers.ts';
-import type { ControllerDefinition, ManagerContext } from '../framework.ts';
-import { isConditionTrue, setCondition } from '../shared/conditions.ts';
-import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
-import { resourceIdOf } from '../shared/resource-ids.ts';
-import { changedEntries, changedLabels, patchStatus, unlessStale } from '../shared/writes.ts';
+} from '../apis/services/v1alpha1/service-availability.ts';
+import type { ResourceClient } from '../client/types.ts';
+import type { Clock } from '../runtime/clock.ts';
+import { Controller, type Result } from '../runtime/controller.ts';
+import type { InformerEvent, ObjectStore } from '../runtime/informer-contract.ts';
+import { projectPlaneName, type EngagedPlane } from '../runtime/planes.ts';
+import { forObject, watches } from '../runtime/triggers.ts';
+import type { ControllerDefinition, ManagerContext } from '../runtime/manager-context.ts';
+import { isConditionTrue, setCondition } from '../runtime/conditions.ts';
+import { ProjectPlaneWatch, type PlaneWatch } from '../controllers/shared/project-plane-watch.ts';
+import { resourceIdOf } from '../runtime/resource-ids.ts';
+import { changedEntries, changedLabels, patchStatus, unlessStale } from '../runtime/writes.ts';
 
 export const name = 'location-projector';
 

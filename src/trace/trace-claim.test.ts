@@ -6,7 +6,7 @@ import {
   gatewayMessages,
 } from '../apis/networking/v1alpha/claim-refusals.ts';
 import { advice, ipamAdvice } from './advice.ts';
-import { traceClaim } from './claim.ts';
+import { traceClaim } from './trace-claim.ts';
 import { HUB_CONTEXT } from './contexts.ts';
 import type { HopId } from './hop.ts';
 import { Kinds } from './reader.ts';
@@ -22,7 +22,7 @@ import {
   PROJECT_PLANE,
   SUBNET,
   TestWorld,
-} from './test-world.ts';
+} from '../../test/support/trace-world.ts';
 import { exitCodeOf, verdictOf } from './verdict.ts';
 
 const ref = { cell: CELL, namespace: HUB_NS, name: CLAIM };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mergePatchBetween, sameValue } from './merge-patch.ts';
+import { mergePatchBetween, sameValue } from './merge-patch-diff.ts';
 
 describe('merge patch between two values', () => {
   it('sets what changed and nulls what went, recursively', () => {

@@ -12,7 +12,7 @@
  * Example: Ready True/Ready/"a" at t0, set to True/Ready/"b" at t1 → message "b", time t0;
  * then False/RangeOccupied at t2 → time t2.
  */
-import type { Condition, ConditionStatus } from '../../apis/common/condition.ts';
+import type { Condition, ConditionStatus } from '../apis/common/condition.ts';
 
 /** The `Ready` type, and the reason of a True `Ready`, on every kind netpresence writes it on. */
 const READY = 'Ready';

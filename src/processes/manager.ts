@@ -35,12 +35,12 @@ import {
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
 import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
-import { StaticPlane, type ControllerDefinition, type ManagerContext } from './framework.ts';
-import { locationPublisherController } from './hub/location-publisher.ts';
-import { presenceController } from './hub/presence.ts';
-import { networkController } from './project/network.ts';
-import { networkContextController } from './project/networkcontext.ts';
-import { replicatorController } from './project/replicator.ts';
+import { StaticPlane, type ControllerDefinition, type ManagerContext } from '../runtime/manager-context.ts';
+import { locationPublisherController } from '../controllers/hub/location-publisher.ts';
+import { presenceController } from '../controllers/hub/presence.ts';
+import { networkController } from '../controllers/project/network.ts';
+import { networkContextController } from '../controllers/project/networkcontext.ts';
+import { replicatorController } from '../controllers/project/replicator.ts';
 
 export const MANAGER_LEASE = 'netpresence-manager';
 export const MANAGER_LEASE_NAMESPACE = 'kube-system';

@@ -5,8 +5,8 @@
  * Guarantees: `resourceIdOf` is a pure function of the definition, so every controller, informer
  * and client of one kind agree on its group, version, plural and scope.
  */
-import type { KindDefinition } from '../../apis/common/kind.ts';
-import type { ResourceId } from '../../client/types.ts';
+import type { KindDefinition } from '../apis/common/kind.ts';
+import type { ResourceId } from '../client/types.ts';
 
 export function resourceIdOf(definition: KindDefinition): ResourceId {
   return {

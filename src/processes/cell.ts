@@ -33,15 +33,15 @@ import {
   type LeaseTiming,
 } from '../runtime/leader-election.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
-import { cellView, type CellContext } from './cell/cell-context.ts';
-import { CellMetrics } from './cell/cell-metrics.ts';
-import { claimController } from './cell/claim.ts';
-import { contextHoldController } from './cell/context-hold.ts';
-import { IdentityHolder } from './cell/identity.ts';
-import { interfaceController } from './cell/interface.ts';
-import { IpamDirectory } from './cell/ipam-directory.ts';
-import { locationIdentityController } from './cell/location-identity.ts';
-import { StaticPlane, type ControllerDefinition } from './framework.ts';
+import { cellView, type CellContext } from '../controllers/cell/cell-context.ts';
+import { CellMetrics } from '../controllers/cell/cell-metrics.ts';
+import { claimController } from '../controllers/cell/claim.ts';
+import { contextHoldController } from '../controllers/cell/context-hold.ts';
+import { IdentityHolder } from '../controllers/cell/identity.ts';
+import { interfaceController } from '../controllers/cell/interface.ts';
+import { IpamDirectory } from '../controllers/cell/ipam-directory.ts';
+import { locationIdentityController } from '../controllers/cell/location-identity.ts';
+import { StaticPlane, type ControllerDefinition } from '../runtime/manager-context.ts';
 
 export const CELL_LEASE = 'netpresence-cell';
 export const CELL_LEASE_NAMESPACE = 'kube-system';

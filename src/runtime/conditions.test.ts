@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Condition } from '../../apis/common/condition.ts';
+import type { Condition } from '../apis/common/condition.ts';
 import { conditionTime, findCondition, isConditionTrue, readyFollowing, setCondition } from './conditions.ts';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
