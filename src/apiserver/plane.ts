@@ -9,6 +9,7 @@
 import type { AdmissionPlugin } from './admission/plugins.ts';
 import { schemaAdmission } from './admission/schema-admission.ts';
 import { nowRfc3339, type KubeObject } from './objects.ts';
+import type { PlaneState } from './plane-state.ts';
 import { Catalog } from './resources/catalog.ts';
 import { builtinTypes } from './resources/builtins.ts';
 import { objectKey, storedForm } from './resources/resource-type.ts';
@@ -26,7 +27,7 @@ export interface PlaneOptions {
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system'];
 
-export class Plane {
+export class Plane implements PlaneState {
   readonly log: RevisionLog;
   readonly catalog: Catalog;
   /** Schema admission for custom resources first; what composes the plane may add more. */

@@ -27,7 +27,7 @@ import {
   type FieldError,
 } from './errors.ts';
 import { clone, compactMetadata, deepEqual, nowRfc3339, specOf, type KubeObject } from './objects.ts';
-import type { Plane } from './plane.ts';
+import type { PlaneState } from './plane-state.ts';
 import type { Change } from './storage/revision-log.ts';
 import {
   apiVersionOf,
@@ -57,12 +57,22 @@ function generateName(prefix: string): string {
   return prefix + suffix;
 }
 
-export function readObject(plane: Plane, type: ResourceType, namespace: string | undefined, name: string) {
+export function readObject(
+  plane: PlaneState,
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string,
+) {
   const stored = plane.log.get(type.storage, objectKey(namespace, name));
   return stored && presentedForm(type, stored);
 }
 
-export function getObject(plane: Plane, type: ResourceType, namespace: string | undefined, name: string) {
+export function getObject(
+  plane: PlaneState,
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string,
+) {
   const object = readObject(plane, type, namespace, name);
   if (!object) throw notFound(resourceRef(type), name);
   return object;
@@ -78,7 +88,7 @@ interface Admitted {
 }
 
 function admit(
-  plane: Plane,
+  plane: PlaneState,
   operation: Operation,
   type: ResourceType,
   object: KubeObject,
@@ -102,7 +112,7 @@ function admit(
 }
 
 /** The storage change of a related write: server metadata kept from the stored object, or new. */
-function relatedChange(plane: Plane, write: RelatedWrite): Change {
+function relatedChange(plane: PlaneState, write: RelatedWrite): Change {
   const { type, object } = write;
   const key = objectKey(object.metadata.namespace, object.metadata.name!);
   if (write.remove) return { resource: type.storage, key };
@@ -125,7 +135,7 @@ function relatedChange(plane: Plane, write: RelatedWrite): Change {
 
 /** Commits the request's own change with its related writes in one transaction. */
 function commit(
-  plane: Plane,
+  plane: PlaneState,
   type: ResourceType,
   change: Change,
   related: RelatedWrite[],
@@ -134,7 +144,12 @@ function commit(
   return result && presentedForm(type, result);
 }
 
-function checkNamespace(plane: Plane, type: ResourceType, namespace: string | undefined, name: string): void {
+function checkNamespace(
+  plane: PlaneState,
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string,
+): void {
   if (!type.namespaced) return;
   const ns = plane.namespace(namespace!);
   if (!ns) throw notFound(NAMESPACES, namespace!);
@@ -156,7 +171,7 @@ function checkNamespace(plane: Plane, type: ResourceType, namespace: string | un
 
 /** Creates `incoming` (already carrying the request's namespace); returns the stored object. */
 export function createObject(
-  plane: Plane,
+  plane: PlaneState,
   type: ResourceType,
   incoming: KubeObject,
   options: WriteOptions = {},
@@ -231,7 +246,7 @@ function mergeForSubresource(
  * checked the resourceVersion precondition. Returns the object as stored, or `old` for a no-op.
  */
 export function updateObject(
-  plane: Plane,
+  plane: PlaneState,
   type: ResourceType,
   incoming: KubeObject,
   old: KubeObject,
@@ -327,7 +342,7 @@ function propagationFinalizer(policy: DeleteOptions['propagationPolicy']): strin
  * leaves the dependents to the collector.
  */
 export function deleteObject(
-  plane: Plane,
+  plane: PlaneState,
   type: ResourceType,
   old: KubeObject,
   options: DeleteOptions = {},
@@ -384,7 +399,7 @@ export function deleteObject(
 
 /** Drops `finalizer` from a stored object; a deleting object whose last finalizer goes is deleted. */
 export function removeFinalizer(
-  plane: Plane,
+  plane: PlaneState,
   type: ResourceType,
   object: KubeObject,
   finalizer: string,

@@ -8,7 +8,7 @@
  * runs in a microtask after the triggering write.
  */
 import { nowRfc3339, type KubeObject } from '../objects.ts';
-import type { Plane } from '../plane.ts';
+import type { PlaneState } from '../plane-state.ts';
 import { CRD_STORAGE } from '../resources/catalog.ts';
 import { objectKey } from '../resources/resource-type.ts';
 import { CRD_CLEANUP_FINALIZER, type CrdSpec } from '../resources/crd.ts';
@@ -19,7 +19,7 @@ export class CrdCleanup {
   private readonly sweeps: Sweeps;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly plane: Plane) {
+  constructor(private readonly plane: PlaneState) {
     this.sweeps = new Sweeps(plane, (name) => this.sweep(name));
     this.unsubscribe = plane.log.subscribeAll((event) => this.observe(event));
     for (const crd of plane.log.list(CRD_STORAGE)) {

@@ -18,7 +18,7 @@
  * that is refused (by an admission plugin) is tried again after RETRY_MS.
  */
 import type { KubeObject, OwnerReference } from '../objects.ts';
-import type { Plane } from '../plane.ts';
+import type { PlaneState } from '../plane-state.ts';
 import { presentedForm, type ResourceType } from '../resources/resource-type.ts';
 import type { StoredEvent } from '../storage/revision-log.ts';
 import { RETRY_MS } from './sweeps.ts';
@@ -54,7 +54,7 @@ export class GarbageCollector {
   private scheduled = false;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly plane: Plane) {
+  constructor(private readonly plane: PlaneState) {
     for (const storage of plane.log.resources()) {
       for (const object of plane.log.list(storage)) this.index(storage, object, undefined);
     }

@@ -9,7 +9,7 @@
  * watchers see events in revision order.
  */
 import { nowRfc3339, type KubeObject } from '../objects.ts';
-import type { Plane } from '../plane.ts';
+import type { PlaneState } from '../plane-state.ts';
 import { objectKey, type ResourceType } from '../resources/resource-type.ts';
 import type { StoredEvent } from '../storage/revision-log.ts';
 import { Sweeps } from './sweeps.ts';
@@ -20,7 +20,7 @@ export class NamespaceTermination {
   private readonly sweeps: Sweeps;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly plane: Plane) {
+  constructor(private readonly plane: PlaneState) {
     this.sweeps = new Sweeps(plane, (name) => this.sweep(name));
     this.unsubscribe = plane.log.subscribeAll((event) => this.observe(event));
     for (const ns of plane.log.list(NAMESPACE_STORAGE)) {

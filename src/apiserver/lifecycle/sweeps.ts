@@ -6,7 +6,7 @@
  * refused (an admission plugin may hold an object back).
  */
 import type { KubeObject } from '../objects.ts';
-import type { Plane } from '../plane.ts';
+import type { PlaneState } from '../plane-state.ts';
 import { presentedForm, type ResourceType } from '../resources/resource-type.ts';
 import { deleteObject } from '../writes.ts';
 
@@ -17,7 +17,7 @@ export class Sweeps {
   private readonly pending = new Set<string>();
 
   constructor(
-    private readonly plane: Plane,
+    private readonly plane: PlaneState,
     private readonly sweep: (name: string) => void,
   ) {}
 
