@@ -19,7 +19,7 @@ import type { ResourceClient } from '../client/types.ts';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { setCondition, type DesiredCondition } from '../runtime/conditions.ts';
 import { resourceIdOf } from '../runtime/resource-ids.ts';
-import { patchStatus, unlessStale } from '../runtime/writes.ts';
+import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { Controller } from '../runtime/controller.ts';
 import type { ObjectStore } from '../runtime/informer-contract.ts';
@@ -79,7 +79,7 @@ function buildClusterReadiness(ctx: FleetContext): Controller<string> {
   };
   const controller = new Controller<string>({
     name,
-    reconcile: (cluster, log) => unlessStale(reconcile(cluster, deps), log),
+    reconcile: (cluster) => reconcile(cluster, deps),
     toString: (cluster) => cluster,
     fromString: (cluster) => cluster,
     planeOf: () => 'hub',

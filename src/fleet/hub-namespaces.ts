@@ -27,7 +27,6 @@ import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts'
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../controllers/shared/project-plane-watch.ts';
 import { NAMESPACES, resourceIdOf } from '../runtime/resource-ids.ts';
-import { unlessStale } from '../runtime/writes.ts';
 import { Controller } from '../runtime/controller.ts';
 import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName, type EngagedPlane } from '../runtime/planes.ts';
@@ -202,7 +201,7 @@ function buildHubNamespaces(ctx: FleetContext): Controller<ProjectNamespaceKey> 
   };
   const controller = new Controller<ProjectNamespaceKey>({
     name,
-    reconcile: (key, log) => unlessStale(reconcile(key, deps), log),
+    reconcile: (key) => reconcile(key, deps),
     toString: pairValue,
     fromString: keyFromString,
     planeOf: (key) => projectPlaneName(key.project),

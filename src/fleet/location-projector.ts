@@ -37,7 +37,7 @@ import {
 } from '../apis/services/v1alpha1/service-availability.ts';
 import type { ResourceClient } from '../client/types.ts';
 import type { Clock } from '../runtime/clock.ts';
-import { Controller, type Result } from '../runtime/controller.ts';
+import { Controller, type Outcome } from '../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName, type EngagedPlane } from '../runtime/planes.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
@@ -45,7 +45,7 @@ import type { ControllerDefinition, ManagerContext } from '../runtime/manager-co
 import { isConditionTrue, setCondition } from '../runtime/conditions.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../controllers/shared/project-plane-watch.ts';
 import { resourceIdOf } from '../runtime/resource-ids.ts';
-import { changedEntries, changedLabels, patchStatus, unlessStale } from '../runtime/writes.ts';
+import { changedEntries, changedLabels, patchStatus } from '../runtime/writes.ts';
 
 export const name = 'location-projector';
 
@@ -68,7 +68,7 @@ export interface ProjectorDeps {
   clock: Clock;
 }
 
-export async function reconcile(key: ProjectedLocationKey, deps: ProjectorDeps): Promise<Result | void> {
+export async function reconcile(key: ProjectedLocationKey, deps: ProjectorDeps): Promise<Outcome | void> {
   const plane = deps.planes.view(key.project);
   if (!plane) return; // engagement and the first list bring the key back
   const binding = plane.bindings.get(undefined, locationBindingName(key.location));
@@ -218,7 +218,7 @@ function buildProjector(ctx: ManagerContext): Controller<ProjectedLocationKey> {
     planes.projects().map((project) => ({ project, location }));
   const controller = new Controller<ProjectedLocationKey>({
     name,
-    reconcile: (key, log) => unlessStale(reconcile(key, deps), log),
+    reconcile: (key) => reconcile(key, deps),
     toString: keyString,
     fromString: keyFromString,
     planeOf: (key) => projectPlaneName(key.project),

@@ -27,7 +27,7 @@ import type { ResourceClient } from '../client/types.ts';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { setCondition } from '../runtime/conditions.ts';
 import { resourceIdOf } from '../runtime/resource-ids.ts';
-import { patchStatus, unlessStale } from '../runtime/writes.ts';
+import { patchStatus } from '../runtime/writes.ts';
 import { installDefaultIpamConfig } from '../ipam/default-config.ts';
 import { ipamAdmission } from '../ipam/hook.ts';
 import type { Clock } from '../runtime/clock.ts';
@@ -125,7 +125,7 @@ function buildProvisioner(ctx: FleetContext): Controller<string> {
   };
   const controller = new Controller<string>({
     name,
-    reconcile: (project, log) => unlessStale(reconcile(project, deps), log),
+    reconcile: (project) => reconcile(project, deps),
     toString: (project) => project,
     fromString: (project) => project,
     planeOf: projectPlaneName,

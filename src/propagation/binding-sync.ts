@@ -40,7 +40,7 @@ import {
 import { isAlreadyExists } from '../client/errors.ts';
 import type { KubeObject } from '../client/types.ts';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
-import type { Controller, Result } from '../runtime/controller.ts';
+import { type Controller, done, type Outcome } from '../runtime/controller.ts';
 import type { InformerEvent } from '../runtime/informer-contract.ts';
 import type { Logger } from '../runtime/logging.ts';
 import { watches } from '../runtime/triggers.ts';
@@ -79,10 +79,10 @@ export function clusterOfWork(work: Work): string {
   return (work.metadata.namespace ?? '').slice(EXECUTION_SPACE_PREFIX.length);
 }
 
-export async function reconcile(key: BindingKey, view: HubView, log: Logger): Promise<Result> {
+export async function reconcile(key: BindingKey, view: HubView, log: Logger): Promise<Outcome> {
   const client = view.bindingClient(key.kind);
   const binding = view.bindings(key.kind).get(key.namespace || undefined, key.name);
-  if (!binding) return {};
+  if (!binding) return done();
   const works = worksOf(binding, key.kind, view);
   const finalizer = bindingFinalizer(key.kind);
   if (binding.metadata.deletionTimestamp) {
@@ -95,24 +95,24 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
           finalizers: binding.metadata.finalizers.filter((f) => f !== finalizer),
         },
       });
-    return {};
+    return done();
   }
   const templateKey = templateKeyOfBinding(binding);
   const templates = templateKey && view.templates.get(templateKey.apiVersion, templateKey.kind);
-  if (!templateKey || !templates) return {}; // the kind's informer has not listed yet; its readiness wakes this key
+  if (!templateKey || !templates) return done(); // the kind's informer has not listed yet; its readiness wakes this key
   const template = templates.informer.store.get(templateKey.namespace || undefined, templateKey.name);
   if (!template || template.metadata.uid !== binding.spec.resource.uid) {
     await client.delete(key.name, key.namespace || undefined, {
       preconditions: { uid: binding.metadata.uid },
     });
-    return {};
+    return done();
   }
   if (!binding.metadata.finalizers?.includes(finalizer)) {
     await client.update({
       ...binding,
       metadata: { ...binding.metadata, finalizers: [...(binding.metadata.finalizers ?? []), finalizer] },
     });
-    return {};
+    return done();
   }
   const clusters = new Set((binding.spec.clusters ?? []).map((cluster) => cluster.name));
   for (const work of works)
@@ -157,7 +157,7 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
     if (!isDeepStrictEqual(next.metadata, existing.metadata) || !isDeepStrictEqual(next.spec, existing.spec))
       await view.worksClient.update(next);
   }
-  return {};
+  return done();
 }
 
 function desiredWork(

@@ -22,7 +22,7 @@ import { RB_FINALIZER, RB_PERMANENT_ID_LABEL } from '../apis/work/v1alpha2/resou
 import { isAlreadyExists } from '../client/errors.ts';
 import type { KubeObject } from '../client/types.ts';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
-import type { Controller, Result } from '../runtime/controller.ts';
+import { type Controller, done, type Outcome } from '../runtime/controller.ts';
 import type { InformerEvent } from '../runtime/informer-contract.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
 import { choosePolicy } from './choice.ts';
@@ -59,10 +59,10 @@ export function neverClaimed(template: KubeObject): boolean {
   return Boolean(template.metadata.labels?.[CLAIMED_BY_LABEL]);
 }
 
-export async function reconcile(key: TemplateKey, view: HubView): Promise<Result> {
+export async function reconcile(key: TemplateKey, view: HubView): Promise<Outcome> {
   const kind = view.templates.get(key.apiVersion, key.kind);
   const template = kind?.informer.store.get(key.namespace || undefined, key.name);
-  if (!template || neverClaimed(template)) return {};
+  if (!template || neverClaimed(template)) return done();
   const claim = claimOf(template);
   if (claim) return keepClaim(template, claim, view);
   const choice = choosePolicy(
@@ -70,7 +70,7 @@ export async function reconcile(key: TemplateKey, view: HubView): Promise<Result
     template.metadata.namespace ? view.propagationPolicies.store.list(template.metadata.namespace) : [],
     view.clusterPropagationPolicies.store.list(),
   );
-  if (!choice) return {};
+  if (!choice) return done();
   const fresh: Claim = {
     tier: choice.tier,
     namespace: choice.policy.metadata.namespace,
@@ -82,18 +82,18 @@ export async function reconcile(key: TemplateKey, view: HubView): Promise<Result
 }
 
 /** §2.2: a claimed template keeps its policy, in each of that policy's states. */
-async function keepClaim(template: KubeObject, claim: Claim, view: HubView): Promise<Result> {
+async function keepClaim(template: KubeObject, claim: Claim, view: HubView): Promise<Outcome> {
   const policy = view.policies(claim.tier).store.get(claim.namespace, claim.name);
   if (!policy) {
     const bindingKey = bindingKeyOfTemplate(templateKeyOf(template));
     const binding = view.bindings(bindingKey.kind).get(bindingKey.namespace || undefined, bindingKey.name);
     await removeClaim(view.bindingClient(bindingKey.kind), binding, claim.tier, claim.id);
     await removeClaim(view.templateClient(templateKeyOf(template))!, template, claim.tier, claim.id);
-    return {};
+    return done();
   }
   const id = policyIdOf(policy, claim.tier);
-  if (policy.metadata.deletionTimestamp || !id) return {};
-  if (!policyMatches(selectingPolicy(policy, claim.tier), template)) return {};
+  if (policy.metadata.deletionTimestamp || !id) return done();
+  if (!policyMatches(selectingPolicy(policy, claim.tier), template)) return done();
   const current: Claim = { ...claim, id };
   const claimed =
     id === claim.id
@@ -108,16 +108,16 @@ async function applyPolicy(
   policy: Policy,
   claim: Claim,
   view: HubView,
-): Promise<Result> {
+): Promise<Outcome> {
   const bindingKey = bindingKeyOfTemplate(templateKeyOf(template));
   const client = view.bindingClient(bindingKey.kind);
   const existing = view.bindings(bindingKey.kind).get(bindingKey.namespace || undefined, bindingKey.name);
-  if (existing?.metadata.deletionTimestamp) return {}; // its deletion event wakes this template
+  if (existing?.metadata.deletionTimestamp) return done(); // its deletion event wakes this template
   if (existing && !ownedBy(existing, template)) {
     await client.delete(bindingKey.name, bindingKey.namespace || undefined, {
       preconditions: { uid: existing.metadata.uid },
     });
-    return {};
+    return done();
   }
   const patch = claimPatch(claim);
   const spec = bindingSpec(template, policy);
@@ -142,7 +142,7 @@ async function applyPolicy(
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
-    return {};
+    return done();
   }
   const labels = patched(existing.metadata.labels, patch.labels);
   const annotations = patched(existing.metadata.annotations, patch.annotations);
@@ -156,13 +156,13 @@ async function applyPolicy(
     isDeepStrictEqual(annotations, existing.metadata.annotations ?? {}) &&
     isDeepStrictEqual(nextSpec, existing.spec)
   )
-    return {};
+    return done();
   await client.update({
     ...existing,
     metadata: { ...existing.metadata, labels, annotations },
     spec: nextSpec,
   });
-  return {};
+  return done();
 }
 
 const MANAGED_SPEC_FIELDS = new Set([

@@ -32,6 +32,8 @@ export function engineController<K>(ctx: EngineContext, options: EngineControlle
     clock: ctx.clock,
     log: ctx.log,
     metrics: ctx.metrics,
+    // The engine's writes cross planes (members, Works) no watch of one controller covers.
+    onStale: 'backoff',
   });
   for (const trigger of triggers) controller.watch(trigger);
   return controller;

@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import { INVALID_PLACEMENT_EVENT } from '../apis/policy/v1alpha1/policy-spec.ts';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
-import type { Controller, Result } from '../runtime/controller.ts';
+import { type Controller, done, type Outcome } from '../runtime/controller.ts';
 import { forObject } from '../runtime/triggers.ts';
 import type { PolicyTier } from './policy-claim.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -55,15 +55,15 @@ export interface PolicyDeps {
   warned: Map<string, number>;
 }
 
-export async function reconcile(key: PolicyKey, deps: PolicyDeps): Promise<Result> {
+export async function reconcile(key: PolicyKey, deps: PolicyDeps): Promise<Outcome> {
   const { view } = deps;
   const policy = view.policies(key.tier).store.get(key.namespace || undefined, key.name);
-  if (!policy) return {};
+  if (!policy) return done();
   const uid = policy.metadata.uid!;
   if (policy.metadata.deletionTimestamp) {
     deps.seen.delete(uid);
     await release(policy, key.tier, view);
-    return {};
+    return done();
   }
   const id = policyIdOf(policy, key.tier);
   const finalizer = policyFinalizer(key.tier);
@@ -79,14 +79,14 @@ export async function reconcile(key: PolicyKey, deps: PolicyDeps): Promise<Resul
         ],
       },
     });
-    return {};
+    return done();
   }
   await warnInvalidPlacement(policy, deps);
   const generation = policy.metadata.generation ?? 0;
   const previous = deps.seen.get(uid);
   deps.seen.set(uid, generation);
   if (previous !== undefined && previous !== generation) await letGoUnmatched(policy, key.tier, id, view);
-  return {};
+  return done();
 }
 
 /** §2.6 rule 1. */

@@ -25,7 +25,7 @@ import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { conditionTime, findCondition, setCondition } from '../runtime/conditions.ts';
 import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
-import type { Controller, Result } from '../runtime/controller.ts';
+import { type Controller, done, type Outcome } from '../runtime/controller.ts';
 import type { InformerEvent } from '../runtime/informer-contract.ts';
 import { generationChanged, watches } from '../runtime/triggers.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -36,11 +36,11 @@ import { schedule } from './placement.ts';
 
 export const name = 'propagation-scheduler';
 
-export async function reconcile(key: BindingKey, view: HubView, clock: Clock): Promise<Result> {
+export async function reconcile(key: BindingKey, view: HubView, clock: Clock): Promise<Outcome> {
   const store = view.bindings(key.kind);
   const client = view.bindingClient(key.kind);
   let binding = store.get(key.namespace || undefined, key.name);
-  if (!binding || binding.metadata.deletionTimestamp) return {};
+  if (!binding || binding.metadata.deletionTimestamp) return done();
   const placed = (binding.spec.clusters ?? []).map((cluster) => cluster.name);
   const outcome = schedule({
     placement: binding.spec.placement,
@@ -91,10 +91,10 @@ export async function reconcile(key: BindingKey, view: HubView, clock: Clock): P
   const changed = Object.entries(status).some(
     ([field, value]) => !isDeepStrictEqual((held as Record<string, unknown>)[field], value),
   );
-  if (!changed && !specChanged) return {};
+  if (!changed && !specChanged) return done();
   if (outcome.fit) status.lastScheduledTime = conditionTime(now);
   await patchStatus(view.bindingClient(key.kind), binding, status);
-  return {};
+  return done();
 }
 
 /** A Cluster event that can change a placement: created, deleted, labels, spec or Ready changed. */

@@ -16,7 +16,7 @@ import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { findCondition, setCondition } from '../runtime/conditions.ts';
 import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
-import type { Controller, Result } from '../runtime/controller.ts';
+import { type Controller, done, type Outcome } from '../runtime/controller.ts';
 import { watches } from '../runtime/triggers.ts';
 import { bindingKeyOfWork, clusterOfWork, worksOf } from './binding-sync.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -60,9 +60,9 @@ export function fullyApplied(binding: Binding, items: readonly AggregatedItem[])
   );
 }
 
-export async function reconcile(key: BindingKey, view: HubView, clock: Clock): Promise<Result> {
+export async function reconcile(key: BindingKey, view: HubView, clock: Clock): Promise<Outcome> {
   const binding = view.bindings(key.kind).get(key.namespace || undefined, key.name);
-  if (!binding || binding.metadata.deletionTimestamp) return {};
+  if (!binding || binding.metadata.deletionTimestamp) return done();
   const items = aggregate(worksOf(binding, key.kind, view));
   const conditions = setCondition(
     binding.status?.conditions,
@@ -83,7 +83,7 @@ export async function reconcile(key: BindingKey, view: HubView, clock: Clock): P
     clock.now(),
   );
   await patchStatus(view.bindingClient(key.kind), binding, { aggregatedStatus: items, conditions });
-  return {};
+  return done();
 }
 
 export const statusController: ControllerDefinition<EngineContext> = {

@@ -3,7 +3,9 @@
  * reconcile whose outcome no watch can report the end of (an IPAM refusal, say). Everything a
  * watch covers converges without it.
  */
+import { after, type Outcome } from './controller.ts';
+
 export const BACKSTOP_MS = 60_000;
 
-/** The reconcile result that asks for the backstop. */
-export const backstop = (): { requeueAfterMs: number } => ({ requeueAfterMs: BACKSTOP_MS });
+/** The reconcile outcome that asks for the backstop. */
+export const backstop = (): Outcome => after(BACKSTOP_MS);

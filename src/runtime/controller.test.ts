@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock } from './clock.ts';
-import { Controller, TerminalError, type ControllerOptions, type Result } from './controller.ts';
+import { statusErrorFrom } from '../client/errors.ts';
+import {
+  after,
+  Controller,
+  done,
+  TerminalError,
+  type ControllerOptions,
+  type Outcome,
+  type StalePolicy,
+} from './controller.ts';
 import { rootLogger } from './logging.ts';
 import { RuntimeMetrics } from './metrics.ts';
 
@@ -16,7 +25,7 @@ const keyB: HubKey = { plane: 'hub', namespace: 'ns', name: 'b' };
 
 type Reconcile = ControllerOptions<HubKey>['reconcile'];
 
-function setup(clock: FakeClock, reconcile: Reconcile, workers = 1) {
+function setup(clock: FakeClock, reconcile: Reconcile, workers = 1, onStale?: StalePolicy) {
   const metrics = new RuntimeMetrics();
   const lines: Record<string, any>[] = [];
   const log = rootLogger({
@@ -37,12 +46,13 @@ function setup(clock: FakeClock, reconcile: Reconcile, workers = 1) {
     clock,
     log,
     metrics,
+    onStale,
   });
   return { metrics, lines, controller };
 }
 
 /** Records when each key is reconciled and answers with the next of `outcomes` (then success). */
-function scripted(clock: FakeClock, outcomes: (Result | Error)[] = []) {
+function scripted(clock: FakeClock, outcomes: (Outcome | Error)[] = []) {
   const calls: string[] = [];
   const reconcile: Reconcile = async (key) => {
     calls.push(`${key.name}@${clock.now()}`);
@@ -88,7 +98,7 @@ describe('controller retry policy', () => {
 
   it('forgets the backoff on success: the next error is retried after 5 ms again', async () => {
     const clock = new FakeClock();
-    const { calls, reconcile } = scripted(clock, [new Error('e1'), new Error('e2'), {}, new Error('e3')]);
+    const { calls, reconcile } = scripted(clock, [new Error('e1'), new Error('e2'), done(), new Error('e3')]);
     const { controller } = setup(clock, reconcile);
     controller.enqueue(keyA);
     await controller.start();
@@ -102,11 +112,7 @@ describe('controller retry policy', () => {
 
   it('reconciles again after requeueAfterMs, with the backoff forgotten', async () => {
     const clock = new FakeClock();
-    const { calls, reconcile } = scripted(clock, [
-      new Error('e1'),
-      { requeueAfterMs: 30_000 },
-      new Error('e2'),
-    ]);
+    const { calls, reconcile } = scripted(clock, [new Error('e1'), after(30_000), new Error('e2')]);
     const { controller } = setup(clock, reconcile);
     controller.enqueue(keyA);
     await controller.start();
@@ -121,7 +127,7 @@ describe('controller retry policy', () => {
 
   it('reconciles a key enqueued before its requeueAfterMs at once, and not again at the old time', async () => {
     const clock = new FakeClock();
-    const { calls, reconcile } = scripted(clock, [{ requeueAfterMs: 1000 }]);
+    const { calls, reconcile } = scripted(clock, [after(1000)]);
     const { controller } = setup(clock, reconcile);
     controller.enqueue(keyA);
     await controller.start();
@@ -311,12 +317,7 @@ describe('controller watch', () => {
 describe('controller metrics and logs', () => {
   it('counts reconciles by result, errors, and reconcile time', async () => {
     const clock = new FakeClock();
-    const outcomes: (Result | Error)[] = [
-      {},
-      { requeueAfterMs: 10_000 },
-      new Error('e'),
-      new TerminalError('t'),
-    ];
+    const outcomes: (Outcome | Error)[] = [done(), after(10_000), new Error('e'), new TerminalError('t')];
     const { controller, metrics } = setup(clock, async () => {
       await clock.sleep(250);
       const outcome = outcomes.shift();
@@ -375,6 +376,87 @@ describe('controller metrics and logs', () => {
       assert.equal(line.plane, 'hub');
       assert.equal(line.key, 'hub/ns/a');
     }
+    await controller.stop();
+  });
+});
+
+describe('a stale write', () => {
+  const conflict = () => statusErrorFrom(409, { reason: 'Conflict', message: 'stale' });
+  const gone = () => statusErrorFrom(404, { reason: 'NotFound', message: 'gone' });
+
+  it('ends the reconcile quietly on a conflict or a vanished object', async () => {
+    const clock = new FakeClock();
+    const { calls, reconcile } = scripted(clock, [conflict(), gone()]);
+    const { controller, metrics, lines } = setup(clock, reconcile);
+    controller.enqueue(keyA);
+    controller.enqueue(keyB);
+    await controller.start();
+    await clock.advance(5000);
+    assert.deepEqual(calls, ['a@0', 'b@0'], 'the watch of the newer state, not the queue, wakes the keys');
+    const labels = { controller: 'presence' };
+    assert.equal(
+      await sample(metrics, 'controller_runtime_reconcile_total', { ...labels, result: 'stale' }),
+      2,
+    );
+    assert.equal(await sample(metrics, 'controller_runtime_reconcile_errors_total', labels), undefined);
+    assert.ok(
+      lines.every((line) => line.level < 50),
+      'nothing is logged as an error',
+    );
+    controller.enqueue(keyA);
+    await clock.advance(10);
+    assert.deepEqual(calls, ['a@0', 'b@0', 'a@5000'], 'an event wakes the key again, at once');
+    await controller.stop();
+  });
+
+  it('throws every other error', async () => {
+    const clock = new FakeClock();
+    const exists = statusErrorFrom(409, { reason: 'AlreadyExists', message: 'taken' });
+    const { calls, reconcile } = scripted(clock, [exists, new Error('boom')]);
+    const { controller, metrics } = setup(clock, reconcile);
+    controller.enqueue(keyA);
+    await controller.start();
+    await clock.advance(100);
+    assert.deepEqual(calls, ['a@0', 'a@5', 'a@15'], 'AlreadyExists and any other error back off');
+    assert.equal(
+      await sample(metrics, 'controller_runtime_reconcile_errors_total', { controller: 'presence' }),
+      2,
+    );
+    await controller.stop();
+  });
+
+  it('is reconciled again at once when the controller says onStale: requeue', async () => {
+    const clock = new FakeClock();
+    const { calls, reconcile } = scripted(clock, [conflict(), conflict()]);
+    const { controller } = setup(clock, reconcile, 1, 'requeue');
+    controller.enqueue(keyA);
+    await controller.start();
+    await clock.advance(100);
+    assert.deepEqual(calls, ['a@0', 'a@0', 'a@0']);
+    await controller.stop();
+  });
+
+  it('is retried after the backoff when the controller says onStale: backoff', async () => {
+    const clock = new FakeClock();
+    const { calls, reconcile } = scripted(clock, [conflict(), gone()]);
+    const { controller } = setup(clock, reconcile, 1, 'backoff');
+    controller.enqueue(keyA);
+    await controller.start();
+    await clock.advance(100);
+    assert.deepEqual(calls, ['a@0', 'a@5', 'a@15']);
+    await controller.stop();
+  });
+});
+
+describe('requeue at once', () => {
+  it('reconciles the key again at once, with the backoff forgotten', async () => {
+    const clock = new FakeClock();
+    const { calls, reconcile } = scripted(clock, [new Error('e1'), { kind: 'requeue' }, new Error('e2')]);
+    const { controller } = setup(clock, reconcile);
+    controller.enqueue(keyA);
+    await controller.start();
+    await clock.advance(100);
+    assert.deepEqual(calls, ['a@0', 'a@5', 'a@5', 'a@10']);
     await controller.stop();
   });
 });

@@ -3,15 +3,25 @@
  * `reconcile(key)` — level-triggered, reading current state, never told what changed.
  *
  * Guarantees: one key is never reconciled by two workers at once; a key enqueued while it is
- * being reconciled is reconciled again afterwards. What happens after a reconcile is decided in
- * one place, `afterReconcile`:
- * - success → the key's backoff is forgotten;
- * - `{ requeueAfterMs > 0 }` → backoff forgotten, key reconciled again after that time (or
- *   sooner, if enqueued meanwhile);
- * - TerminalError → backoff forgotten, the error logged, no retry until the key is enqueued again;
- * - any other error → retried after the rate limiter's delay (5 ms doubling to 1000 s per key,
- *   under a 10/s burst-100 bucket); logged as an error, except a conflict or AlreadyExists (a
- *   write over a newer version than the store held — routine under concurrency), logged at debug.
+ * being reconciled is reconciled again afterwards. A reconcile says what it wants next as an
+ * `Outcome` (returning nothing is `done`; a thrown error is `failed`, or `stale` when it is a
+ * 409 Conflict or a 404 NotFound — a write computed from a copy that is no longer current). What
+ * follows is decided in one place, the switch of `afterReconcile`, by this table:
+ *
+ * | outcome  | next                                                        | logged             | reconcile_total{result} |
+ * |----------|-------------------------------------------------------------|--------------------|-------------------------|
+ * | done     | nothing; backoff forgotten                                  | debug              | success                 |
+ * | requeue  | the key again at once; backoff forgotten                    | debug              | requeue                 |
+ * | after    | the key again after `ms` (sooner if enqueued); backoff forgotten | debug         | requeue_after           |
+ * | stale    | nothing; backoff forgotten: the watch event of the newer state re-queues the key | debug | stale     |
+ * | failed   | the key again after its backoff (5 ms doubling to 1000 s per key, 10/s burst 100 overall); an AlreadyExists is logged at debug | error, with the key | error |
+ * | failed with a TerminalError | nothing until the key is enqueued again; backoff forgotten | error | error (+ terminal_reconcile_errors_total) |
+ *
+ * A controller that wants another policy for an outcome says so in its options: `onStale:
+ * 'requeue'` reconciles a stale key again at once (for a controller whose own writes wake none of
+ * its keys), `onStale: 'backoff'` after the key's backoff, as `failed` does (for a controller some
+ * of whose writes no watch of its own reports). Nothing else changes the table; a reconciler
+ * never calls the queue itself.
  * Every reconcile counts in controller_runtime_reconcile_total{result} and its time in
  * controller_runtime_reconcile_time_seconds, and logs with controller, plane and key — as do
  * the lines the reconciler writes through the logger it is given.
@@ -19,7 +29,7 @@
  * dedup; `start` is called after the informers behind the triggers are synced.
  * Caveat: keys enqueued before `start` wait in the queue; `stop` drops keys not yet started.
  */
-import { isAlreadyExists, isConflict } from '../client/errors.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.ts';
 import type { Clock } from './clock.ts';
 import { controllerLogger, type Logger } from './logging.ts';
 import { processMetrics, type ReconcileResult, type RuntimeMetrics } from './metrics.ts';
@@ -35,14 +45,29 @@ export class TerminalError extends Error {
   }
 }
 
-export interface Result {
-  requeueAfterMs?: number;
-}
+/** What a reconcile asks for next (the table of the module comment says what follows). */
+export type Outcome =
+  | { kind: 'done' }
+  | { kind: 'requeue' }
+  | { kind: 'after'; ms: number }
+  | { kind: 'stale' }
+  | { kind: 'failed'; error: unknown };
+
+export const done = (): Outcome => ({ kind: 'done' });
+/** Reconcile the key again at once (a create lost a race to an object no watch of ours sees yet). */
+export const requeue = (): Outcome => ({ kind: 'requeue' });
+/** Reconcile the key again after `ms`, for a condition no watch reports; `ms <= 0` is done. */
+export const after = (ms: number): Outcome => (ms > 0 ? { kind: 'after', ms } : { kind: 'done' });
+/** A write lost a race; the newer state's watch event re-queues the key. */
+export const stale = (): Outcome => ({ kind: 'stale' });
+
+/** What follows a stale write: wait for the watch (the default), reconcile again at once, or after the backoff. */
+export type StalePolicy = 'watch' | 'requeue' | 'backoff';
 
 export interface ControllerOptions<K> {
   name: string;
   /** `log` carries this controller's name, the key and its plane: log through it. */
-  reconcile: (key: K, log: Logger) => Promise<Result | void>;
+  reconcile: (key: K, log: Logger) => Promise<Outcome | void>;
   toString: (key: K) => string;
   fromString: (key: string) => K;
   /** The plane a key names, bound on its log lines; e.g. `(key) => key.plane`. */
@@ -55,13 +80,9 @@ export interface ControllerOptions<K> {
   metrics?: RuntimeMetrics;
   /** Default: controller-runtime's. */
   rateLimiter?: RateLimiter;
+  /** What follows a stale write (409 Conflict, 404): default 'watch', see the module table. */
+  onStale?: StalePolicy;
 }
-
-type Outcome =
-  | { kind: 'success' }
-  | { kind: 'requeueAfter'; ms: number }
-  | { kind: 'terminal'; error: TerminalError }
-  | { kind: 'error'; error: unknown };
 
 export class Controller<K> {
   readonly name: string;
@@ -144,11 +165,9 @@ export class Controller<K> {
         plane: planeOf?.(key),
         key: keyString,
       });
-      const result = await reconcile(key, log);
-      const requeueAfterMs = result?.requeueAfterMs ?? 0;
-      outcome = requeueAfterMs > 0 ? { kind: 'requeueAfter', ms: requeueAfterMs } : { kind: 'success' };
+      outcome = (await reconcile(key, log)) ?? done();
     } catch (error) {
-      outcome = error instanceof TerminalError ? { kind: 'terminal', error } : { kind: 'error', error };
+      outcome = isConflict(error) || isNotFound(error) ? stale() : { kind: 'failed', error };
     }
     this.metrics.reconcileTime.observe({ controller: this.name }, (clock.now() - started) / 1000);
     this.afterReconcile(keyString, outcome, log);
@@ -165,33 +184,52 @@ export class Controller<K> {
     }
   }
 
-  /** The retry policy, whole. */
+  /** The retry policy, whole: the table of the module comment. */
   private afterReconcile(keyString: string, outcome: Outcome, log: Logger): void {
     switch (outcome.kind) {
-      case 'success':
+      case 'done':
         this.queue.forget(keyString);
         this.count('success');
         log.debug('reconciled');
         return;
-      case 'requeueAfter':
+      case 'requeue':
+        this.queue.forget(keyString);
+        this.queue.add(keyString);
+        this.count('requeue');
+        log.debug('reconciled, requeueing at once');
+        return;
+      case 'after':
         this.queue.forget(keyString);
         this.queue.addAfter(keyString, outcome.ms);
         this.count('requeue_after');
         log.debug({ requeueAfterMs: outcome.ms }, 'reconciled, requeueing after a delay');
         return;
-      case 'terminal':
-        this.queue.forget(keyString);
-        this.count('error');
-        this.metrics.terminalReconcileErrors.inc({ controller: this.name });
-        log.error({ err: outcome.error }, 'reconcile failed terminally; not retrying');
+      case 'stale':
+        if (this.options.onStale === 'backoff') this.queue.addRateLimited(keyString);
+        else {
+          this.queue.forget(keyString);
+          if (this.options.onStale === 'requeue') this.queue.add(keyString);
+        }
+        this.count('stale');
+        log.debug(
+          { retries: this.queue.numRequeues(keyString), onStale: this.options.onStale ?? 'watch' },
+          'a write was based on a stale copy; the newer state will wake this key',
+        );
         return;
-      case 'error':
+      case 'failed':
+        if (outcome.error instanceof TerminalError) {
+          this.queue.forget(keyString);
+          this.count('error');
+          this.metrics.terminalReconcileErrors.inc({ controller: this.name });
+          log.error({ err: outcome.error }, 'reconcile failed terminally; not retrying');
+          return;
+        }
         this.queue.addRateLimited(keyString);
         this.count('error');
-        if (isConflict(outcome.error) || isAlreadyExists(outcome.error))
+        if (isAlreadyExists(outcome.error))
           log.debug(
             { err: outcome.error.message, retries: this.queue.numRequeues(keyString) },
-            'reconcile wrote over a newer version than it read; retrying with backoff',
+            'reconcile created an object that already exists; retrying with backoff',
           );
         else
           log.error(

@@ -5,13 +5,12 @@
  * Guarantees: one RuntimeMetrics per registry; `processMetrics()` is the process's own, created on
  * first use in a private Registry (never prom-client's global one, so nothing else can collide
  * with these names); tests pass their own `new RuntimeMetrics()` and read it without interference.
- * `result` of `controller_runtime_reconcile_total` is one of RECONCILE_RESULTS; `requeue` is
- * never counted, because a Result has no bare "requeue" (controller-runtime deprecated it) — it is
- * listed so the label set matches theirs.
+ * `result` of `controller_runtime_reconcile_total` is one of RECONCILE_RESULTS: controller-runtime's
+ * four, and `stale` for a write that lost a race (runtime/controller.ts has the table).
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-export const RECONCILE_RESULTS = ['success', 'error', 'requeue', 'requeue_after'] as const;
+export const RECONCILE_RESULTS = ['success', 'error', 'requeue', 'requeue_after', 'stale'] as const;
 export type ReconcileResult = (typeof RECONCILE_RESULTS)[number];
 
 /** controller-runtime's buckets for reconcile time, in seconds. */

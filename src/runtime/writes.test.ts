@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rootLogger } from './logging.ts';
-import { statusErrorFrom } from '../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../client/types.ts';
-import { changedEntries, changedLabels, patchStatus, unlessStale } from './writes.ts';
+import { changedEntries, changedLabels, patchStatus } from './writes.ts';
 
 type Thing = KubeObject & { status?: { conditions?: unknown[]; ipam?: { prefix: string } } };
 
@@ -57,23 +55,5 @@ describe('writing only what changed', () => {
     assert.equal(changedEntries({ a: '1' }, { a: '1' }), undefined);
     assert.deepEqual(changedEntries({ a: '1', b: '2' }, { a: '3', c: '4' }), { a: '3', b: null, c: '4' });
     assert.deepEqual(changedEntries(undefined, { a: '1' }), { a: '1' });
-  });
-});
-
-describe('a stale write', () => {
-  const log = rootLogger({ level: 'silent' });
-
-  it('ends the reconcile quietly on a conflict or a vanished object', async () => {
-    const conflict = statusErrorFrom(409, { reason: 'Conflict', message: 'stale' });
-    const gone = statusErrorFrom(404, { reason: 'NotFound', message: 'gone' });
-    assert.equal(await unlessStale(Promise.reject(conflict), log), undefined);
-    assert.equal(await unlessStale(Promise.reject(gone), log), undefined);
-    assert.deepEqual(await unlessStale(Promise.resolve({ requeueAfterMs: 5 }), log), { requeueAfterMs: 5 });
-  });
-
-  it('throws every other error', async () => {
-    const exists = statusErrorFrom(409, { reason: 'AlreadyExists', message: 'taken' });
-    await assert.rejects(unlessStale(Promise.reject(exists), log), /taken/);
-    await assert.rejects(unlessStale(Promise.reject(new Error('boom')), log), /boom/);
   });
 });

@@ -8,27 +8,11 @@
  *   to the status subresource, guarded by the object's resourceVersion so that a status computed
  *   from a stale copy is refused (409) instead of overwriting a newer one;
  * - `changedLabels` and `changedEntries` name only the keys a controller owns: a label or map
- *   entry someone else wrote is never in the patch, so a merge patch never removes it;
- * - `unlessStale` ends a reconcile whose write was refused as stale without an error: a 409
- *   Conflict (the object changed after the copy the write was computed from) or a 404 (it is
- *   gone) means the watch event of the newer state is on its way and wakes the key again, to be
- *   judged from what is current.
+ *   entry someone else wrote is never in the patch, so a merge patch never removes it.
+ * A write refused as stale (409, 404) is thrown on: runtime/controller.ts decides what follows.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Logger } from 'pino';
-import { isConflict, isNotFound } from '../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../client/types.ts';
-
-/** Runs a reconcile; a stale write (409 Conflict, 404) ends it quietly, any other error is thrown. */
-export async function unlessStale<R>(reconcile: Promise<R>, log: Logger): Promise<R | undefined> {
-  try {
-    return await reconcile;
-  } catch (err) {
-    if (!isConflict(err) && !isNotFound(err)) throw err;
-    log.debug({ err }, 'a write was based on a stale copy; the newer state will wake this key');
-    return undefined;
-  }
-}
 
 type WithStatus = KubeObject & { status?: object };
 

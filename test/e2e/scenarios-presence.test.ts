@@ -16,7 +16,8 @@ import type { NetworkBinding } from '../../src/apis/networking/v1alpha/network-b
 import type { NetworkContext } from '../../src/apis/networking/v1alpha/network-context.ts';
 import type { Network } from '../../src/apis/networking/v1alpha/network.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
-import { presenceController, BACKSTOP_MS } from '../../src/controllers/hub/presence.ts';
+import { presenceController } from '../../src/controllers/hub/presence.ts';
+import { BACKSTOP_MS } from '../../src/runtime/backstop.ts';
 import { networkController } from '../../src/controllers/project/network.ts';
 import { networkContextController } from '../../src/controllers/project/networkcontext.ts';
 import { FakeClock } from '../../src/runtime/clock.ts';

@@ -29,14 +29,14 @@ import type { Subnet } from '../../apis/networking/v1alpha/subnet.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { Controller, type Result } from '../../runtime/controller.ts';
+import { Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer } from '../../runtime/finalizer.ts';
 import { forObject, generationChanged, watches, type Predicate } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import { backstop } from '../../runtime/backstop.ts';
 import { routeFromStore } from '../shared/hub-routing.ts';
-import { patchStatus, unlessStale } from '../../runtime/writes.ts';
+import { patchStatus } from '../../runtime/writes.ts';
 import { claimFamilies } from './address-requests.ts';
 import { allocateAll, checkAllocations } from './allocation.ts';
 import { allocationEvents, type AllocationEvents } from './allocation-events.ts';
@@ -69,18 +69,18 @@ export interface ClaimDeps extends ReleaseDeps {
   clock: Clock;
 }
 
-export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): Promise<Result> {
+export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): Promise<Outcome> {
   const { namespace, name: claimName } = parseObjectKey(key);
   const stored = deps.claims.get(namespace, claimName);
-  if (!stored) return {};
+  if (!stored) return done();
   if (stored.metadata.deletionTimestamp) {
     await releaseClaim(stored, deps, log);
-    return {};
+    return done();
   }
   const identity = deps.identity.current();
-  if (!identity) return {}; // the identity's first answer wakes every claim
+  if (!identity) return done(); // the identity's first answer wakes every claim
   const claim = await ensureFinalizer(deps.claimClient, stored, NETWORKINTERFACECLAIM_RELEASE_FINALIZER);
-  if (claim !== stored) return {}; // the finalizer's event wakes this claim again
+  if (claim !== stored) return done(); // the finalizer's event wakes this claim again
   if (!identity.resolved) return reject(claim, identity, deps);
   const route = routeFromStore(deps.namespaces, namespace);
   if (!route.resolved)
@@ -195,7 +195,7 @@ async function report(
   ipam: ProjectIpam,
   projectNamespace: string,
   deps: ClaimDeps,
-): Promise<Result> {
+): Promise<Outcome> {
   const findings = await checkAllocations(bound, ipam, projectNamespace);
   // A finding is new unless the claim already reports it; read the claim itself, not the store,
   // which may not have seen the status the previous reconcile wrote.
@@ -222,11 +222,11 @@ async function report(
     await deps.events.missing(claim, iface, note);
     deps.metrics.missingAllocations.inc({ project: ipam.project });
   }
-  return synced.gatewayRefusal === undefined ? {} : backstop();
+  return synced.gatewayRefusal === undefined ? done() : backstop();
 }
 
 /** §10 "Reject": Ready (and, while unbound, Bound and Allocated) False; the interface untouched. */
-async function reject(claim: NetworkInterfaceClaim, refusal: Refusal, deps: ClaimDeps): Promise<Result> {
+async function reject(claim: NetworkInterfaceClaim, refusal: Refusal, deps: ClaimDeps): Promise<Outcome> {
   const conditions = refusedConditions(
     claim.status?.conditions,
     refusal,
@@ -320,13 +320,10 @@ export const claimController: ControllerDefinition<CellContext> = {
     };
     const controller = new Controller<ObjectKey>({
       name,
+      reconcile: (key, log) => reconcile(key, deps, log),
       // Its own status writes wake no claim (inputsChanged), so a write refused as stale is
       // judged again at once rather than left to an event that is filtered out.
-      reconcile: async (key, log) => {
-        const result = await unlessStale(reconcile(key, deps, log), log);
-        if (result === undefined) controller.enqueue(key);
-        return result ?? {};
-      },
+      onStale: 'requeue',
       toString: (key) => key,
       fromString: (key) => (parseObjectKey(key), key),
       workers: 8,

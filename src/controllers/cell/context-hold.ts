@@ -18,12 +18,11 @@ import {
 } from '../../apis/networking/v1alpha/network-context.ts';
 import type { NetworkInterface } from '../../apis/networking/v1alpha/network-interface.ts';
 import type { ResourceClient } from '../../client/types.ts';
-import { Controller, type Result } from '../../runtime/controller.ts';
+import { Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { forObject, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
-import { unlessStale } from '../../runtime/writes.ts';
 import {
   BY_NETWORK,
   cellView,
@@ -104,10 +103,10 @@ export const contextHoldController: ControllerDefinition<CellContext> = {
     };
     const controller = new Controller<ObjectKey>({
       name,
-      reconcile: async (key, log): Promise<Result> => {
+      reconcile: async (key): Promise<Outcome> => {
         const { namespace, name: contextName } = parseObjectKey(key);
-        await unlessStale(holdContext(namespace, contextName, deps), log);
-        return {};
+        await holdContext(namespace, contextName, deps);
+        return done();
       },
       toString: (key) => key,
       fromString: (key) => (parseObjectKey(key), key),

@@ -12,12 +12,11 @@ import {
   NETWORKINTERFACE_RELEASE_FINALIZER,
   type NetworkInterface,
 } from '../../apis/networking/v1alpha/network-interface.ts';
-import { Controller, type Result } from '../../runtime/controller.ts';
+import { Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { forObject } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
-import { unlessStale } from '../../runtime/writes.ts';
 import { cellView, objectKeyOf, parseObjectKey, type CellContext, type ObjectKey } from './cell-context.ts';
 import { releaseInterfaceAddresses, type ReleaseDeps } from './claim-release.ts';
 import { holdNetwork } from './context-hold.ts';
@@ -28,15 +27,15 @@ export interface InterfaceDeps extends Omit<ReleaseDeps, 'claimClient'> {
   claims: ObjectStore<NetworkInterfaceClaim>;
 }
 
-export async function reconcile(key: ObjectKey, deps: InterfaceDeps, log: Logger): Promise<Result> {
+export async function reconcile(key: ObjectKey, deps: InterfaceDeps, log: Logger): Promise<Outcome> {
   const { namespace, name: interfaceName } = parseObjectKey(key);
   const iface = deps.interfaces.get(namespace, interfaceName);
-  if (!iface) return {};
+  if (!iface) return done();
   if (!iface.metadata.deletionTimestamp) {
     await ensureFinalizer(deps.interfaceClient, iface, NETWORKINTERFACE_RELEASE_FINALIZER);
-    return {};
+    return done();
   }
-  if (!hasFinalizer(iface, NETWORKINTERFACE_RELEASE_FINALIZER)) return {};
+  if (!hasFinalizer(iface, NETWORKINTERFACE_RELEASE_FINALIZER)) return done();
   const holder = iface.spec.claimRef?.name;
   const claim = holder === undefined ? undefined : deps.claims.get(namespace, holder);
   if (claim && !claim.metadata.deletionTimestamp)
@@ -44,7 +43,7 @@ export async function reconcile(key: ObjectKey, deps: InterfaceDeps, log: Logger
   else await releaseInterfaceAddresses(iface, deps);
   await removeFinalizer(deps.interfaceClient, iface, NETWORKINTERFACE_RELEASE_FINALIZER);
   await holdNetwork(namespace, iface.spec.network.name, deps);
-  return {};
+  return done();
 }
 
 export const interfaceController: ControllerDefinition<CellContext> = {
@@ -62,7 +61,7 @@ export const interfaceController: ControllerDefinition<CellContext> = {
     };
     const controller = new Controller<ObjectKey>({
       name,
-      reconcile: async (key, log) => (await unlessStale(reconcile(key, deps, log), log)) ?? {},
+      reconcile: (key, log) => reconcile(key, deps, log),
       toString: (key) => key,
       fromString: (key) => (parseObjectKey(key), key),
       workers: 2,

@@ -7,7 +7,7 @@
  * a changed answer is handed to the IdentityHolder, whose listeners wake every claim and every
  * context (the claim and hold controllers subscribe). It writes nothing to any API.
  */
-import { Controller, type Result } from '../../runtime/controller.ts';
+import { Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import type { Logger } from '../../runtime/logging.ts';
 import { forObject } from '../../runtime/triggers.ts';
@@ -28,7 +28,7 @@ export interface LocationIdentityDeps {
   metrics: CellMetrics;
 }
 
-export function reconcile(deps: LocationIdentityDeps, log: Logger): Result {
+export function reconcile(deps: LocationIdentityDeps, log: Logger): Outcome {
   const delivered = deps.servingLocations.list().map((location) => location.metadata.name!);
   const next = resolveIdentity(delivered, deps.configuredLocation);
   if (next.resolved && next.mismatch !== undefined)
@@ -38,7 +38,7 @@ export function reconcile(deps: LocationIdentityDeps, log: Logger): Result {
     );
   if (deps.identity.replace(next)) log.info({ identity: next }, 'location identity changed');
   deps.metrics.showIdentity(next);
-  return {};
+  return done();
 }
 
 export const locationIdentityController: ControllerDefinition<CellContext> = {

@@ -41,7 +41,7 @@ import {
 } from '../../apis/policy/v1alpha1/cluster-propagation-policy.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { Controller, type Result } from '../../runtime/controller.ts';
+import { after, Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { Informer, InformerEvent } from '../../runtime/informer-contract.ts';
 import { forObject, watches, type Trigger } from '../../runtime/triggers.ts';
 import type { ControllerDefinition, ManagerContext } from '../../runtime/manager-context.ts';
@@ -98,12 +98,12 @@ export interface PublisherDeps {
   reportedClaims: Set<string>;
 }
 
-export async function reconcile(location: string, deps: PublisherDeps): Promise<Result> {
+export async function reconcile(location: string, deps: PublisherDeps): Promise<Outcome> {
   const source = deps.locations.store.get(undefined, location);
   return source ? publish(source, deps) : remove(location, deps);
 }
 
-async function publish(location: Location, deps: PublisherDeps): Promise<Result> {
+async function publish(location: Location, deps: PublisherDeps): Promise<Outcome> {
   const locationName = location.metadata.name!;
   if (cityCode(location.spec.topology) === '') {
     await warnOnce(
@@ -112,7 +112,7 @@ async function publish(location: Location, deps: PublisherDeps): Promise<Result>
       publisherEventMessages.missingCityCode(locationName),
       deps,
     );
-    return {};
+    return done();
   }
   const held = deps.servingLocations.store.get(undefined, servingLocationName(locationName));
   if (held && !isPublished(held)) {
@@ -121,7 +121,7 @@ async function publish(location: Location, deps: PublisherDeps): Promise<Result>
       held.metadata.name!,
     );
     await warnOnce(location, PublisherEventReason.UnlabelledHubObject, note, deps);
-    return {};
+    return done();
   }
   const servingLocation = await publishServingLocation(location, held, deps);
   const policy = deps.policies.store.get(undefined, locationPolicyName(locationName));
@@ -131,7 +131,7 @@ async function publish(location: Location, deps: PublisherDeps): Promise<Result>
       policy.metadata.name!,
     );
     await warnOnce(location, PublisherEventReason.UnlabelledHubObject, note, deps);
-    return {};
+    return done();
   }
   await publishPolicy(locationName, policy, deps);
   await reportForeignClaims(locationName, deps);
@@ -140,7 +140,7 @@ async function publish(location: Location, deps: PublisherDeps): Promise<Result>
       metadata: { annotations: { [REMOVAL_BLOCKED_ANNOTATION]: null } },
     });
   deps.warned.delete(locationName);
-  return deps.resyncMs > 0 ? { requeueAfterMs: deps.resyncMs } : {};
+  return after(deps.resyncMs);
 }
 
 async function publishServingLocation(
@@ -194,13 +194,11 @@ async function reportForeignClaims(location: string, deps: PublisherDeps): Promi
 }
 
 /** Location absent: remove its published objects once the prune gate and the guard allow it. */
-async function remove(location: string, deps: PublisherDeps): Promise<Result> {
+async function remove(location: string, deps: PublisherDeps): Promise<Outcome> {
   deps.warned.delete(location);
   const held = deps.servingLocations.store.get(undefined, servingLocationName(location));
-  if (!held || !isPublished(held)) return {};
-  const recheck = {
-    requeueAfterMs: deps.resyncMs > 0 ? Math.min(deps.resyncMs, REMOVAL_RECHECK_MS) : REMOVAL_RECHECK_MS,
-  };
+  if (!held || !isPublished(held)) return done();
+  const recheck = after(deps.resyncMs > 0 ? Math.min(deps.resyncMs, REMOVAL_RECHECK_MS) : REMOVAL_RECHECK_MS);
   if (!(await pruneAllowed(deps))) return recheck;
   if (held.metadata.annotations?.[REMOVAL_OVERRIDE_ANNOTATION] !== 'true') {
     const block = removalGuard(location, deps.clusters.store.list());
@@ -217,7 +215,7 @@ async function remove(location: string, deps: PublisherDeps): Promise<Result> {
   const policy = deps.policies.store.get(undefined, locationPolicyName(location));
   if (policy && isPublished(policy)) await deps.policiesClient.delete(policy.metadata.name!);
   deps.foreignClaims.remove({ location });
-  return {};
+  return done();
 }
 
 /** The stores are synced (waiting up to 30 s), and the platform list is not empty while published objects exist. */
@@ -335,6 +333,9 @@ export function locationPublisherWith(options: PublisherOptions = {}): Controlle
         clock: ctx.clock,
         log: ctx.log,
         metrics: ctx.metrics,
+        // Policies and ServingLocations are written where no watch of the publisher reports
+        // every refusal: a stale write backs off.
+        onStale: 'backoff',
       });
       for (const trigger of triggers(deps)) controller.watch(trigger);
       return controller;

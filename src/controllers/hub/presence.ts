@@ -33,7 +33,8 @@ import {
 import { networkKind, type Network } from '../../apis/networking/v1alpha/network.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import { Controller, type Result } from '../../runtime/controller.ts';
+import { backstop } from '../../runtime/backstop.ts';
+import { Controller, done, requeue, type Outcome } from '../../runtime/controller.ts';
 import type { Informer, ObjectStore } from '../../runtime/informer-contract.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import {
@@ -78,9 +79,6 @@ import {
 
 export const name = 'presence';
 
-/** `ProjectUnresolved` is the one outcome no watch covers. */
-export const BACKSTOP_MS = 60_000;
-
 export const PRESENCE_WORKERS = 16;
 
 const BINDINGS = resourceIdOf(networkBindingKind);
@@ -101,18 +99,16 @@ export interface PresenceDeps {
   namespaces: ObjectStore; // hub, with namespaceRoutingIndexes
   projects: ProjectPlaneWatch<PresenceKey, ProjectView>;
   writer: BindingWriter;
-  /** Reconcile `key` again at once (a create lost a race). */
-  requeue(key: PresenceKey): void;
 }
 
-export async function reconcile(key: PresenceKey, deps: PresenceDeps): Promise<Result> {
+export async function reconcile(key: PresenceKey, deps: PresenceDeps): Promise<Outcome> {
   const candidates = deps.bindings.byIndex(BY_PAIR, pairValue(key)).filter(isLive);
   const route = routeFromStore(deps.namespaces, key.hubNamespace);
   if (!route.resolved) {
-    if (candidates.length === 0) return {};
+    if (candidates.length === 0) return done();
     const stamped = await stampLabels(candidates, pairLabels(key), deps.writer);
     await report(stamped, refusal(NetworkBindingReason.ProjectUnresolved, route.message), deps.writer);
-    return { requeueAfterMs: BACKSTOP_MS };
+    return backstop(); // `ProjectUnresolved` is the one outcome no watch covers
   }
   const holders = candidates.filter((binding) => !isMisdirected(binding, route.projectNamespace));
   await reportMisdirected(
@@ -122,7 +118,7 @@ export async function reconcile(key: PresenceKey, deps: PresenceDeps): Promise<R
   );
   if (holders.length === 0) {
     await teardown(key, route, deps);
-    return {};
+    return done();
   }
   return serve(key, route, holders, deps);
 }
@@ -133,7 +129,7 @@ async function serve(
   route: ResolvedNamespace,
   holders: NetworkBinding[],
   deps: PresenceDeps,
-): Promise<Result> {
+): Promise<Outcome> {
   const { project, projectNamespace } = route;
   // A refusal stamps the pair's labels; a served pair gets them with the Network's UID, in one
   // write (every write is a round trip a binding waits for).
@@ -141,14 +137,14 @@ async function serve(
     report(await stampLabels(holders, pairLabels(key), deps.writer), refusal(reason, message), deps.writer);
   if (!deps.projects.engaged(project)) {
     await refuse(NetworkBindingReason.ProjectUnresolved, networkBindingMessages.projectNotEngaged(project));
-    return { requeueAfterMs: BACKSTOP_MS };
+    return backstop(); // `ProjectUnresolved` is the one outcome no watch covers
   }
   const view = deps.projects.view(project);
-  if (!view) return {}; // still listing; the plane's first list wakes this key
+  if (!view) return done(); // still listing; the plane's first list wakes this key
   if (!view.locationBindings.get(undefined, locationBindingName(key.location))) {
     const message = networkBindingMessages.locationNotAvailable(project, key.location);
     await refuse(NetworkBindingReason.LocationNotAvailable, message);
-    return {};
+    return done();
   }
   const network = view.networks.get(projectNamespace, key.network);
   if (!network || network.metadata.deletionTimestamp) {
@@ -156,7 +152,7 @@ async function serve(
       ? networkBindingMessages.networkDeleting(key.network, projectNamespace, project)
       : networkBindingMessages.networkNotFound(key.network, projectNamespace, project);
     await refuse(NetworkBindingReason.NetworkNotFound, message);
-    return {};
+    return done();
   }
   const uidStamped = await stampLabels(
     holders,
@@ -168,19 +164,16 @@ async function serve(
   const judged = existing && judge(existing, key, network, route);
   if (judged) {
     await report(uidStamped, judged, deps.writer);
-    return {};
+    return done();
   }
   const context = await projectOnto(existing, key, route, network, view);
-  if (!context) {
-    deps.requeue(key);
-    return {};
-  }
+  if (!context) return requeue(); // a create lost a race to a context no event has shown us yet
   await report(
     uidStamped,
     readiness(context, { namespace: projectNamespace, name: contextName }),
     deps.writer,
   );
-  return {};
+  return done();
 }
 
 /** Step 4: no binding holds the pair any more. */
@@ -402,9 +395,8 @@ export const presenceController: ControllerDefinition = {
       namespaces: namespaces.store,
       projects,
       writer: { client: ctx.hub.client<NetworkBinding>(BINDINGS), now: () => ctx.clock.now() },
-      requeue: (key) => controller.enqueue(key),
     };
-    const controller: Controller<PresenceKey> = new Controller<PresenceKey>({
+    const controller = new Controller<PresenceKey>({
       name,
       reconcile: (key) => reconcile(key, deps),
       toString: presenceKeyString,
@@ -416,6 +408,9 @@ export const presenceController: ControllerDefinition = {
       clock: ctx.clock,
       log: ctx.log,
       metrics: ctx.metrics,
+      // Some writes are refused by state no watch of presence reports (a project namespace not
+      // there yet): a stale write backs off.
+      onStale: 'backoff',
     });
     for (const trigger of triggers(bindings, namespaces, projects)) controller.watch(trigger);
     return controller;

@@ -30,7 +30,7 @@ import { networkContextKind, type NetworkContext } from '../../apis/networking/v
 import type { NetworkPrefixRef } from '../../apis/common/refs.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { Controller, type Result } from '../../runtime/controller.ts';
+import { Controller, type Outcome } from '../../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
@@ -47,7 +47,6 @@ import {
 import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
 import { reportIpam, type IpamReport } from '../shared/ipam-status.ts';
-import { unlessStale } from '../../runtime/writes.ts';
 
 export const name = 'network';
 
@@ -74,7 +73,7 @@ export interface NetworkDeps {
   clock: Clock;
 }
 
-export async function reconcile(key: ProjectObjectKey, deps: NetworkDeps): Promise<Result | void> {
+export async function reconcile(key: ProjectObjectKey, deps: NetworkDeps): Promise<Outcome | void> {
   const plane = deps.planes.view(key.project);
   if (!plane) return; // engagement and the first list bring the key back
   const stored = plane.networks.get(key.namespace, key.name);
@@ -127,7 +126,7 @@ async function releasePrefix(
   network: Network,
   plane: NetworkPlaneView,
   deps: NetworkDeps,
-): Promise<Result | void> {
+): Promise<Outcome | void> {
   if (!hasFinalizer(network, NETWORK_PREFIX_RELEASE_FINALIZER)) return;
   if (deps.config.networkClass !== '') {
     const ref = prefixClaimOf(network);
@@ -159,7 +158,7 @@ async function holdPrefix(
   stored: Network,
   plane: NetworkPlaneView,
   deps: NetworkDeps,
-): Promise<Result | void> {
+): Promise<Outcome | void> {
   const network = await ensureFinalizer(plane.networkClient, stored, NETWORK_PREFIX_RELEASE_FINALIZER);
   const namespace = network.metadata.namespace!;
   const claimName = networkPrefixClaimName(network.metadata.uid!);
@@ -280,7 +279,7 @@ export function networkControllerWith(config: NetworkConfig): ControllerDefiniti
       };
       const controller = new Controller<ProjectObjectKey>({
         name,
-        reconcile: (key, log) => unlessStale(reconcile(key, deps), log),
+        reconcile: (key) => reconcile(key, deps),
         toString: projectObjectKeyString,
         fromString: projectObjectKeyFromString,
         planeOf: planeOfKey,

@@ -31,7 +31,7 @@ import {
 import { subnetKind, type Subnet } from '../../apis/networking/v1alpha/subnet.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { Controller, type Result } from '../../runtime/controller.ts';
+import { Controller, type Outcome } from '../../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
@@ -48,7 +48,6 @@ import {
 import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
 import { reportIpam, type IpamReport } from '../shared/ipam-status.ts';
-import { unlessStale } from '../../runtime/writes.ts';
 import { publishSubnet } from './subnet-publication.ts';
 
 export const name = 'networkcontext';
@@ -74,7 +73,7 @@ export interface NetworkContextDeps {
   clock: Clock;
 }
 
-export async function reconcile(key: ProjectObjectKey, deps: NetworkContextDeps): Promise<Result | void> {
+export async function reconcile(key: ProjectObjectKey, deps: NetworkContextDeps): Promise<Outcome | void> {
   const plane = deps.planes.view(key.project);
   if (!plane) return; // engagement and the first list bring the key back
   const context = plane.contexts.get(key.namespace, key.name);
@@ -91,7 +90,7 @@ async function releaseSubnet(
   context: NetworkContext,
   plane: NetworkContextPlaneView,
   deps: NetworkContextDeps,
-): Promise<Result | void> {
+): Promise<Outcome | void> {
   if (!hasFinalizer(context, NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER)) return;
   const ref = subnetClaimOf(context);
   const release = await releaseScopeRange(plane.ipam.client, ref.namespace, ref.claimName);
@@ -121,7 +120,7 @@ async function holdSubnet(
   stored: NetworkContext,
   plane: NetworkContextPlaneView,
   deps: NetworkContextDeps,
-): Promise<Result | void> {
+): Promise<Outcome | void> {
   const context = await ensureFinalizer(plane.contextClient, stored, NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER);
   const namespace = context.metadata.namespace!;
   const claimName = subnetPrefixClaimName(context.metadata.uid!);
@@ -244,7 +243,7 @@ export function networkContextControllerWith(config: NetworkContextConfig): Cont
       };
       const controller = new Controller<ProjectObjectKey>({
         name,
-        reconcile: (key, log) => unlessStale(reconcile(key, deps), log),
+        reconcile: (key) => reconcile(key, deps),
         toString: projectObjectKeyString,
         fromString: projectObjectKeyFromString,
         planeOf: planeOfKey,

@@ -31,7 +31,7 @@ import {
 import { subnetKind } from '../../apis/networking/v1alpha/subnet.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import { Controller, type Result } from '../../runtime/controller.ts';
+import { Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { Informer, InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { projectPlaneName, type EngagedPlane } from '../../runtime/planes.ts';
@@ -82,25 +82,25 @@ export interface ReplicatorDeps {
   projects: ProjectPlaneWatch<ReplicaKey, ProjectView>;
 }
 
-export async function reconcile(key: ReplicaKey, deps: ReplicatorDeps): Promise<Result> {
+export async function reconcile(key: ReplicaKey, deps: ReplicatorDeps): Promise<Outcome> {
   const view = deps.projects.view(key.project);
-  if (!view) return {};
+  if (!view) return done();
   const { sources, sourceClient } = view.kinds[key.kind];
   const source = sources.get(key.namespace, key.name);
   if (!source) {
     await deleteCopies(key, deps);
-    return {};
+    return done();
   }
   if (source.metadata.deletionTimestamp) {
-    if (!hasFinalizer(source, HUB_REPLICATOR_FINALIZER)) return {};
+    if (!hasFinalizer(source, HUB_REPLICATOR_FINALIZER)) return done();
     await deleteCopies(key, deps);
     await removeFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
-    return {};
+    return done();
   }
   await ensureFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
   const hubNamespace = await ensureHubNamespace(key, view, deps);
   await ensureCopy(key, source, hubNamespace, deps);
-  return {};
+  return done();
 }
 
 async function deleteCopies(key: ReplicaKey, deps: ReplicatorDeps): Promise<void> {
@@ -354,6 +354,9 @@ export const replicatorController: ControllerDefinition = {
       clock: ctx.clock,
       log: ctx.log,
       metrics: ctx.metrics,
+      // Hub copies are written into hub namespaces no watch of the replicator reports: a stale
+      // write backs off.
+      onStale: 'backoff',
     });
     for (const trigger of triggers(hubCopies, projects)) controller.watch(trigger);
     return controller;

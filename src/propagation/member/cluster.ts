@@ -18,7 +18,7 @@ import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import { NAMESPACES } from '../../runtime/resource-ids.ts';
-import type { Controller, Result } from '../../runtime/controller.ts';
+import { type Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { Informer, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { forObject, watches, type Trigger } from '../../runtime/triggers.ts';
@@ -40,16 +40,16 @@ export interface ClusterDeps {
   members: MemberDirectory;
 }
 
-export async function reconcile(clusterName: string, deps: ClusterDeps): Promise<Result> {
+export async function reconcile(clusterName: string, deps: ClusterDeps): Promise<Outcome> {
   const cluster = deps.clusters.get(undefined, clusterName);
   if (!cluster) {
     await deps.members.forget(clusterName);
-    return {};
+    return done();
   }
   if (isDeleting(cluster)) return retire(cluster, deps);
   await ensureFinalizer(deps.clustersClient, cluster, CLUSTER_CONTROLLER_FINALIZER);
   await ensureExecutionSpace(clusterName, deps);
-  return {};
+  return done();
 }
 
 async function ensureExecutionSpace(clusterName: string, deps: ClusterDeps): Promise<void> {
@@ -61,19 +61,19 @@ async function ensureExecutionSpace(clusterName: string, deps: ClusterDeps): Pro
 }
 
 /** §1.2's deletion sequence; each step waits for the one before. */
-async function retire(cluster: Cluster, deps: ClusterDeps): Promise<Result> {
-  if (!hasFinalizer(cluster, CLUSTER_CONTROLLER_FINALIZER)) return {};
+async function retire(cluster: Cluster, deps: ClusterDeps): Promise<Outcome> {
+  if (!hasFinalizer(cluster, CLUSTER_CONTROLLER_FINALIZER)) return done();
   const space = executionSpaceName(cluster.metadata.name!);
   const works = deps.works.list(space);
   if (works.length > 0) {
     const live = works.filter((work) => !work.metadata.deletionTimestamp);
     await Promise.all(live.map((work) => deps.worksClient.delete(work.metadata.name!, space)));
-    return {}; // each Work's deletion wakes the Cluster again
+    return done(); // each Work's deletion wakes the Cluster again
   }
   const namespace = deps.namespaces.get(undefined, space);
   if (namespace && !namespace.metadata.deletionTimestamp) await deps.namespacesClient.delete(space);
   await removeFinalizer(deps.clustersClient, cluster, CLUSTER_CONTROLLER_FINALIZER);
-  return {};
+  return done();
 }
 
 export function triggers(

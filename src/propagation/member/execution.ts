@@ -35,7 +35,7 @@ import { clusterKind } from '../../apis/cluster/v1alpha1/cluster.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import { setCondition, type DesiredCondition } from '../../runtime/conditions.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
-import { TerminalError, type Controller, type Result } from '../../runtime/controller.ts';
+import { type Controller, done, type Outcome, TerminalError } from '../../runtime/controller.ts';
 import type { Informer, InformerEvent } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer } from '../../runtime/finalizer.ts';
 import type { Logger } from '../../runtime/logging.ts';
@@ -83,17 +83,17 @@ export async function reconcile(
   deps: ExecutionDeps,
   state: ExecutionState,
   log: Logger,
-): Promise<Result> {
+): Promise<Outcome> {
   const work = deps.works.get(key.namespace, key.name);
   const clusterName = clusterOfExecutionSpace(key.namespace);
-  if (!work || !clusterName) return {};
+  if (!work || !clusterName) return done();
   const cluster = deps.clusters.get(undefined, clusterName);
   if (work.metadata.deletionTimestamp) {
     await release(work, cluster, deps, log);
-    return {};
+    return done();
   }
   const held = await ensureFinalizer(deps.worksClient, work, WORK_FINALIZER);
-  if (!cluster || isDeleting(cluster)) return {};
+  if (!cluster || isDeleting(cluster)) return done();
   if (isPull(cluster)) {
     if (!state.pullLogged.has(clusterName)) {
       state.pullLogged.add(clusterName);
@@ -102,9 +102,9 @@ export async function reconcile(
         'cluster is in Pull mode: its Works are left for an agent on the member',
       );
     }
-    return {};
+    return done();
   }
-  if (!isClusterReady(cluster)) return {};
+  if (!isClusterReady(cluster)) return done();
   const manifest = manifestOf(held);
   if (!manifest) {
     await report(held, notApplied(NO_MANIFEST), deps);
@@ -123,7 +123,7 @@ export async function reconcile(
     throw err;
   }
   await report(held, APPLIED, deps);
-  return {};
+  return done();
 }
 
 /** §5.5: the namespace Work of `namespace` in the same execution space, applied first. */

@@ -9,6 +9,7 @@ import type { PlaneAccess } from '../../runtime/manager-context.ts';
 import { FakeClock } from '../../runtime/clock.ts';
 import { Store } from '../../runtime/store.ts';
 import { probe, reconcile, PROBE_INTERVAL_MS, type HealthDeps, type HealthMemory } from './health-probe.ts';
+import { after as requeueAfter } from '../../runtime/controller.ts';
 
 /** A member whose `/readyz` and `/healthz` answer with the codes the test sets. */
 const answers = { readyz: 200, healthz: 200 };
@@ -87,7 +88,7 @@ describe('the Ready probe', () => {
     const memory: HealthMemory = { observed: new Set(), pending: new Map() };
     const round = async () => {
       const result = await reconcile('cell-dfw-1', deps, memory);
-      assert.equal(result.requeueAfterMs, PROBE_INTERVAL_MS);
+      assert.deepEqual(result, requeueAfter(PROBE_INTERVAL_MS));
     };
     const start = clock.now();
     Object.assign(answers, { readyz: 200, healthz: 200 });

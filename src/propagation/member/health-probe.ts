@@ -28,7 +28,7 @@ import type { ResourceClient } from '../../client/types.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import { findCondition, setCondition, type DesiredCondition } from '../../runtime/conditions.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import type { Controller, Result } from '../../runtime/controller.ts';
+import { after, type Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import { forObject, generationChanged } from '../../runtime/triggers.ts';
 import type { EngineContext, MemberDirectory } from '../engine-context.ts';
@@ -116,12 +116,12 @@ export async function reconcile(
   clusterName: string,
   deps: HealthDeps,
   memory: HealthMemory,
-): Promise<Result> {
+): Promise<Outcome> {
   const cluster = deps.clusters.get(undefined, clusterName);
   if (!cluster || isPull(cluster) || isDeleting(cluster)) {
     memory.observed.delete(clusterName);
     memory.pending.delete(clusterName);
-    return {};
+    return done();
   }
   const outcome = await deps.members
     .plane(cluster)
@@ -129,7 +129,7 @@ export async function reconcile(
     .catch((): ProbeOutcome => 'notReachable');
   if (shouldWrite(clusterName, cluster, outcome, memory, deps.clock.now()))
     await write(cluster, outcome, deps);
-  return { requeueAfterMs: PROBE_INTERVAL_MS };
+  return after(PROBE_INTERVAL_MS);
 }
 
 /** The first observation at once; a change once it has persisted for PERSISTENCE_MS. */

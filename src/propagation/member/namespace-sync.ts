@@ -41,7 +41,7 @@ import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import { NAMESPACES } from '../../runtime/resource-ids.ts';
-import type { Controller, Result } from '../../runtime/controller.ts';
+import { type Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { Informer, ObjectStore } from '../../runtime/informer-contract.ts';
 import { forObject, owns, watches, type Trigger } from '../../runtime/triggers.ts';
 import type { EngineContext } from '../engine-context.ts';
@@ -130,7 +130,7 @@ export interface NamespaceSyncDeps {
   worksClient: ResourceClient<Work>;
 }
 
-export async function reconcile(namespaceName: string, deps: NamespaceSyncDeps): Promise<Result> {
+export async function reconcile(namespaceName: string, deps: NamespaceSyncDeps): Promise<Outcome> {
   const namespace = deps.namespaces.get(undefined, namespaceName);
   const workNameOf = workName('Namespace', namespaceName);
   if (!namespace) {
@@ -141,12 +141,12 @@ export async function reconcile(namespaceName: string, deps: NamespaceSyncDeps):
     await Promise.all(
       carried.map((work) => deps.worksClient.delete(work.metadata.name!, work.metadata.namespace)),
     );
-    return {};
+    return done();
   }
-  if (!isCarried(namespace)) return {};
+  if (!isCarried(namespace)) return done();
   const live = deps.clusters.list().filter((cluster) => !isDeleting(cluster));
   await Promise.all(live.map((cluster) => syncWork(namespace, cluster.metadata.name!, deps)));
-  return {};
+  return done();
 }
 
 async function syncWork(namespace: KubeObject, cluster: string, deps: NamespaceSyncDeps): Promise<void> {
