@@ -20,18 +20,16 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../runtime/clock.ts';
-import type { Controller } from '../runtime/controller.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
 import {
   LEASES,
   NAMESPACES,
   defaultCandidateIdentity,
-  runLeaderElection,
-  termEnded,
   type Lease,
   type LeaderElection,
   type LeaseTiming,
 } from '../runtime/leader-election.ts';
+import { runWhileLeading } from '../runtime/run-while-leading.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { cellView, type CellContext } from '../controllers/cell/cell-context.ts';
 import { CellMetrics } from '../controllers/cell/cell-metrics.ts';
@@ -163,7 +161,7 @@ function leadCell(
   identity: string,
   timing: Partial<LeaseTiming> | undefined,
 ): LeaderElection {
-  return runLeaderElection({
+  return runWhileLeading(() => definitions.map((definition) => definition.build(ctx)), {
     client: ctx.cell.client<Lease>(LEASES),
     namespacesClient: ctx.cell.client(NAMESPACES),
     name: CELL_LEASE,
@@ -172,18 +170,7 @@ function leadCell(
     log: ctx.log,
     clock: ctx.clock,
     timing,
-    async onStartedLeading(signal) {
-      const controllers: Controller<unknown>[] = definitions.map((definition) => definition.build(ctx));
-      try {
-        await cell.synced();
-        if (!signal.aborted) for (const controller of controllers) await controller.start();
-        await termEnded(signal);
-      } finally {
-        for (const controller of controllers) await controller.stop().catch(() => undefined);
-      }
-    },
-    onStoppedLeading() {
-      ctx.log.info('no longer leading; cell controllers stop');
-    },
+    ready: () => cell.synced(),
+    what: 'cell controllers',
   });
 }

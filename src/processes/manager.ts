@@ -21,17 +21,15 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../runtime/clock.ts';
-import type { Controller } from '../runtime/controller.ts';
 import {
   LEASES,
   NAMESPACES,
   defaultCandidateIdentity,
-  runLeaderElection,
-  termEnded,
   type Lease,
   type LeaderElection,
   type LeaseTiming,
 } from '../runtime/leader-election.ts';
+import { runWhileLeading } from '../runtime/run-while-leading.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
 import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
@@ -138,7 +136,7 @@ function leadHubControllers(
   options: ManagerOptions,
 ): LeaderElection {
   const definitions = options.hubControllers ?? HUB_CONTROLLERS;
-  return runLeaderElection({
+  return runWhileLeading(() => definitions.map((definition) => definition.build(ctx)), {
     client: ctx.hub.client<Lease>(LEASES),
     namespacesClient: ctx.hub.client(NAMESPACES),
     name: MANAGER_LEASE,
@@ -147,18 +145,7 @@ function leadHubControllers(
     log: ctx.log,
     clock: ctx.clock,
     timing: options.leaseTiming,
-    async onStartedLeading(signal) {
-      const controllers: Controller<unknown>[] = definitions.map((definition) => definition.build(ctx));
-      try {
-        await Promise.all(planes.map((plane) => plane.synced()));
-        if (!signal.aborted) for (const controller of controllers) await controller.start();
-        await termEnded(signal);
-      } finally {
-        for (const controller of controllers) await controller.stop().catch(() => undefined);
-      }
-    },
-    onStoppedLeading() {
-      ctx.log.info('no longer leading; hub-resident controllers stop');
-    },
+    ready: () => Promise.all(planes.map((plane) => plane.synced())),
+    what: 'hub-resident controllers',
   });
 }

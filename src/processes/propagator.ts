@@ -22,12 +22,11 @@ import {
   LEASES,
   NAMESPACES,
   defaultCandidateIdentity,
-  runLeaderElection,
-  termEnded,
   type Lease,
   type LeaderElection,
   type LeaseTiming,
 } from '../runtime/leader-election.ts';
+import { runWhileLeading } from '../runtime/run-while-leading.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { startEngine, type Engine } from '../propagation/engine.ts';
 import { standaloneMembers } from '../propagation/member/index.ts';
@@ -70,7 +69,25 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
     notReadyMessage: 'the propagation engine is starting',
   });
 
-  const election: LeaderElection = runLeaderElection({
+  // The term's work is the engine, started once leadership is taken and stopped when it ends.
+  const engineWork = {
+    async start() {
+      engine = await startEngine({
+        mode: 'standalone',
+        hub: options.hub,
+        members: (hub) => standaloneMembers({ hub, clock, log }),
+        log,
+        clock,
+        metrics,
+      });
+    },
+    async stop() {
+      const started = engine;
+      engine = undefined;
+      await started?.stop();
+    },
+  };
+  const election: LeaderElection = runWhileLeading(() => [engineWork], {
     client: resourceClient<Lease>(options.hub, LEASES),
     namespacesClient: resourceClient(options.hub, NAMESPACES),
     name: PROPAGATOR_LEASE,
@@ -79,30 +96,9 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
     log,
     clock,
     timing: options.leaseTiming,
-    async onStartedLeading(signal) {
-      leading = true;
-      const started = await startEngine({
-        mode: 'standalone',
-        hub: options.hub,
-        members: (hub) => standaloneMembers({ hub, clock, log }),
-        log,
-        clock,
-        metrics,
-      });
-      try {
-        if (!signal.aborted) {
-          engine = started;
-          await termEnded(signal);
-        }
-      } finally {
-        engine = undefined;
-        await started.stop();
-      }
-    },
-    onStoppedLeading() {
-      leading = false;
-      log.info('no longer leading; the propagation engine stops');
-    },
+    what: 'the propagation engine',
+    onStartedLeading: () => (leading = true),
+    onStoppedLeading: () => (leading = false),
   });
   log.info(
     { metricsUrl: endpoints.metricsUrl, healthUrl: endpoints.healthUrl },
