@@ -75,6 +75,37 @@ describe('fleet config', () => {
     );
   });
 
+  it('the data plane defaults to simulated, no delay and no refusals', () => {
+    assert.deepEqual(defaultFleetConfig().dataPlane, { mode: 'simulated', delayMs: 0, refuse: [] });
+  });
+
+  it('reads a refusing data plane, and names each bad data-plane field', () => {
+    const config = parseFleetConfig(
+      'dataPlane:\n  mode: none\n  delayMs: 250\n  refuse:\n    - { network: n, location: l, reason: VLANExhausted, message: no VLAN }\n',
+    );
+    assert.deepEqual(config.dataPlane, {
+      mode: 'none',
+      delayMs: 250,
+      refuse: [{ network: 'n', location: 'l', reason: 'VLANExhausted', message: 'no VLAN' }],
+    });
+    assert.throws(
+      () =>
+        parseFleetConfig(
+          'dataPlane:\n  mode: real\n  delayMs: -1\n  refuse: [{ network: n, location: L_1, reason: "no way" }]\n',
+        ),
+      (err: Error) => {
+        for (const expected of [
+          configMessages.badMode('dataPlane.mode'),
+          configMessages.badDelay('dataPlane.delayMs'),
+          configMessages.badName('dataPlane.refuse[0].location', 'L_1'),
+          configMessages.badReason('dataPlane.refuse[0].reason'),
+        ])
+          assert.ok(err.message.includes(expected), `${err.message}\nlacks: ${expected}`);
+        return true;
+      },
+    );
+  });
+
   it('refuses a document that is not a mapping', () => {
     assert.throws(() => parseFleetConfig('- a\n- b\n', 'f.yaml'), new RegExp(configMessages.notAMapping));
   });

@@ -1,6 +1,7 @@
 /**
  * The fleet's configuration: which projects (with their networks), locations and cells
- * `netpresence up` seeds on first start, read from YAML, with the default fleet built in.
+ * `netpresence up` seeds on first start, and how its simulated data plane answers, read from
+ * YAML, with the default fleet built in.
  *
  * Guarantees: `parseFleetConfig` returns a complete config (every default filled in) or throws
  * one Error listing every problem, each naming the field and what to write instead. Names are
@@ -46,10 +47,29 @@ export interface CellConfig {
   location?: string;
 }
 
+/** A refusal the simulated data plane answers for a network in a location (controllers.md §14). */
+export interface DataPlaneRefusal {
+  network: string;
+  location: string;
+  reason: string;
+  message: string;
+}
+
+export type DataPlaneMode = 'simulated' | 'none';
+
+/** The simulated data plane of the fleet (controllers.md §14). */
+export interface DataPlaneConfig {
+  mode: DataPlaneMode;
+  /** How long "programming" takes, from `Allocated=True`. */
+  delayMs: number;
+  refuse: DataPlaneRefusal[];
+}
+
 export interface FleetConfig {
   projects: ProjectConfig[];
   locations: LocationConfig[];
   cells: CellConfig[];
+  dataPlane: DataPlaneConfig;
 }
 
 export const CELL_NAME_PREFIX = 'cell-';
@@ -94,6 +114,10 @@ export const configMessages = {
   badBoolean: (field: string) => `${field} must be true or false`,
   badString: (field: string) => `${field} must be a string`,
   badTopology: (field: string) => `${field} must map topology keys to strings`,
+  badMode: (field: string) => `${field} must be simulated or none`,
+  badDelay: (field: string) => `${field} must be a whole number of milliseconds, 0 or more`,
+  badReason: (field: string) =>
+    `${field} must be a condition reason: a letter, then letters, digits and '_' (for example VLANExhausted)`,
 };
 
 type Fields = Record<string, unknown>;
@@ -230,12 +254,50 @@ function parseCell(value: unknown, field: string, seen: Set<string>, problems: P
   return { name, location: fields.location };
 }
 
+const REASON = /^[A-Za-z][A-Za-z0-9_]{0,1023}$/;
+
+function parseRefusal(value: unknown, field: string, problems: Problems): DataPlaneRefusal {
+  const fields = fieldsOf(value, field, ['network', 'location', 'reason', 'message'], problems);
+  const nameField = (key: 'network' | 'location'): string => {
+    const name = fields[key];
+    if (typeof name === 'string' && isDnsSubdomain(name)) return name;
+    problems.add(configMessages.badName(`${field}.${key}`, name));
+    return '';
+  };
+  const network = nameField('network');
+  const location = nameField('location');
+  const reason = fields.reason;
+  if (typeof reason !== 'string' || !REASON.test(reason))
+    problems.add(configMessages.badReason(`${field}.reason`));
+  const message = stringOr(fields.message, '', `${field}.message`, problems);
+  return { network, location, reason: typeof reason === 'string' ? reason : '', message };
+}
+
+function parseDataPlane(value: unknown, problems: Problems): DataPlaneConfig {
+  const dataPlane: DataPlaneConfig = { mode: 'simulated', delayMs: 0, refuse: [] };
+  if (value === undefined || value === null) return dataPlane;
+  const fields = fieldsOf(value, 'dataPlane', ['mode', 'delayMs', 'refuse'], problems);
+  if (fields.mode !== undefined) {
+    if (fields.mode === 'simulated' || fields.mode === 'none') dataPlane.mode = fields.mode;
+    else problems.add(configMessages.badMode('dataPlane.mode'));
+  }
+  if (fields.delayMs !== undefined) {
+    if (Number.isInteger(fields.delayMs) && (fields.delayMs as number) >= 0)
+      dataPlane.delayMs = fields.delayMs as number;
+    else problems.add(configMessages.badDelay('dataPlane.delayMs'));
+  }
+  dataPlane.refuse = items(fields.refuse, 'dataPlane.refuse', problems).map((entry, i) =>
+    parseRefusal(entry, `dataPlane.refuse[${i}]`, problems),
+  );
+  return dataPlane;
+}
+
 /** Parses and checks a fleet config; throws one Error listing every problem. */
 export function parseFleetConfig(text: string, source = 'fleet config'): FleetConfig {
   const document: unknown = parseYaml(text);
   const problems = new Problems();
   if (!isMapping(document)) throw new Error(`${source}: ${configMessages.notAMapping}`);
-  fieldsOf(document, 'config', ['projects', 'locations', 'cells'], problems);
+  fieldsOf(document, 'config', ['projects', 'locations', 'cells', 'dataPlane'], problems);
   const projectNames = new Set<string>();
   const locationNames = new Set<string>();
   const cellNames = new Set<string>();
@@ -249,6 +311,7 @@ export function parseFleetConfig(text: string, source = 'fleet config'): FleetCo
     cells: items(document.cells, 'cells', problems).map((c, i) =>
       parseCell(c, `cells[${i}]`, cellNames, problems),
     ),
+    dataPlane: parseDataPlane(document.dataPlane, problems),
   };
   if (problems.list.length > 0) throw new Error(`${source}:\n  ${problems.list.join('\n  ')}`);
   return config;

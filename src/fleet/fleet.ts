@@ -2,8 +2,9 @@
  * The embedded fleet (`netpresence up`): one embedded API server serving the platform (root),
  * the hub, a project plane per Project and a plane per cell; every controller of
  * `netpresence manager`, one `netpresence cell` per cell and the propagation engine, each as
- * its own narrow identity; and the platform stand-ins (project provisioner, hub-namespace
- * provisioner, cluster readiness, location projector) as the platform identity.
+ * its own narrow identity; the platform stand-ins (project provisioner, hub-namespace
+ * provisioner, cluster readiness, location projector) as the platform identity; and the
+ * simulated data plane (data-plane.ts) as its status-only identities.
  *
  * Start order:
  * 1. the server and the static planes, with their CRDs and RBAC written in process;
@@ -49,6 +50,7 @@ import {
 import { crdsOfPlane, ensureObjects, installPlaneCrds } from './bootstrap.ts';
 import type { FleetConfig } from './config.ts';
 import type { FleetContext } from './context.ts';
+import { startDataPlane } from './data-plane.ts';
 import { clusterReadiness } from './cluster-readiness.ts';
 import { hubNamespaceProvisioner } from './hub-namespaces.ts';
 import {
@@ -261,6 +263,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     }),
   ] as const);
   log.info({ ms: elapsed() }, 'manager, propagation engine and cells are up');
+  const dataPlane = await startDataPlane(ctx);
   await seeded;
   log.info({ ms: elapsed() }, 'the fleet is seeded');
 
@@ -271,6 +274,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     url: server.url(ROOT_PLANE),
     stop() {
       stopping ??= (async () => {
+        await dataPlane.stop();
         for (const cell of cells) await cell.stop();
         await engine.stop();
         await manager.stop();

@@ -10,6 +10,8 @@ import {
   CLUSTER_ROLES,
   consumerIdentity,
   consumerRoleBinding,
+  DATAPLANE_IDENTITY,
+  dataPlaneCellIdentity,
   hubGrants,
   MANAGER_IDENTITY,
   PROPAGATOR_IDENTITY,
@@ -100,6 +102,37 @@ describe('fleet identities', () => {
         resource: 'networks',
         namespace: 'default',
       }),
+      false,
+    );
+  });
+
+  it('the data plane reads interfaces, claims and Subnets and writes their status only', () => {
+    const cell = planeWith(cellGrants('cell-a'));
+    const dataPlane = dataPlaneCellIdentity('cell-a');
+    const interfaces = {
+      group: 'networking.datumapis.com',
+      resource: 'networkinterfaces',
+      namespace: 'ns-u',
+    };
+    assert.equal(cell.allows(dataPlane, { ...interfaces, verb: 'watch' }), true);
+    assert.equal(cell.allows(dataPlane, { ...interfaces, verb: 'patch', subresource: 'status' }), true);
+    assert.equal(cell.allows(dataPlane, { ...interfaces, verb: 'patch' }), false);
+    assert.equal(cell.allows(dataPlane, { ...interfaces, verb: 'create' }), false);
+    assert.equal(cell.allows(dataPlaneCellIdentity('cell-b'), { ...interfaces, verb: 'list' }), false);
+    const subnets = { group: 'networking.datumapis.com', resource: 'subnets', namespace: 'default' };
+    assert.equal(cell.allows(DATAPLANE_IDENTITY, { ...subnets, verb: 'list' }), true);
+    assert.equal(
+      cell.allows(DATAPLANE_IDENTITY, { ...subnets, verb: 'patch', subresource: 'status' }),
+      false,
+    );
+    const project = planeWith(projectGrants(['cell-a']));
+    assert.equal(
+      project.allows(DATAPLANE_IDENTITY, { ...subnets, verb: 'patch', subresource: 'status' }),
+      true,
+    );
+    assert.equal(project.allows(DATAPLANE_IDENTITY, { ...subnets, verb: 'update' }), false);
+    assert.equal(
+      project.allows(DATAPLANE_IDENTITY, { ...subnets, resource: 'networkcontexts', verb: 'get' }),
       false,
     );
   });

@@ -9,6 +9,10 @@
  * - `netpresence-propagator` — the propagation engine: everything on the hub and in every cell;
  * - `netpresence-<cell>` — one cell's controllers: everything in its own cell plane, and IPAM
  *   objects in every project plane (its claims), nothing else;
+ * - `netpresence-dataplane-<cell>` — the simulated data plane in one cell (controllers.md §14):
+ *   reads NetworkInterfaces and NetworkInterfaceClaims there and writes their `status`, nothing else;
+ * - `netpresence-dataplane` — its project part: reads Subnets in project planes and in cells, and
+ *   writes a project Subnet's `status`, nothing else;
  * - `consumer-<project>` — a project's consumer: NetworkBindings (and reading the Namespace) in
  *   that project's hub namespaces only, through a RoleBinding the hub-namespace provisioner
  *   writes into each of them.
@@ -24,9 +28,12 @@ export const MANAGER_IDENTITY = 'netpresence-manager';
 export const PROPAGATOR_IDENTITY = 'netpresence-propagator';
 export const CONSUMER_ROLE = 'netpresence-consumer';
 export const CELL_ROLE = 'netpresence-cell';
+export const DATAPLANE_IDENTITY = 'netpresence-dataplane';
+export const DATAPLANE_CELL_ROLE = 'netpresence-dataplane-cell';
 
 export const cellIdentity = (cell: string): string => `netpresence-${cell}`;
 export const consumerIdentity = (project: string): string => `consumer-${project}`;
+export const dataPlaneCellIdentity = (cell: string): string => `netpresence-dataplane-${cell}`;
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export const CLUSTER_ROLES: StoredKind = { group: RBAC_GROUP, version: 'v1', plural: 'clusterroles' };
@@ -62,6 +69,26 @@ const RUNTIME_RULES = [
   rule([''], ['events'], ALL),
   rule([''], ['namespaces'], READ),
 ];
+
+const STATUS_WRITE = ['get', 'update', 'patch'];
+const INTERFACES = ['networkinterfaces', 'networkinterfaceclaims'];
+
+function dataPlaneCellRules(): Rule[] {
+  return [
+    rule([NETWORKING], INTERFACES, READ),
+    rule(
+      [NETWORKING],
+      INTERFACES.map((resource) => `${resource}/status`),
+      STATUS_WRITE,
+    ),
+  ];
+}
+
+function dataPlaneSubnetRules(writeStatus: boolean): Rule[] {
+  const rules = [rule([NETWORKING], ['subnets'], READ)];
+  if (writeStatus) rules.push(rule([NETWORKING], ['subnets/status'], STATUS_WRITE));
+  return rules;
+}
 
 function clusterRole(name: string, rules: Rule[]): KubeObject {
   return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name }, rules };
@@ -120,6 +147,7 @@ export function projectGrants(cells: string[]): Grant {
   return merge(
     grant(MANAGER_IDENTITY, [rule([NETWORKING, IPAM], ALL, ALL), ...RUNTIME_RULES], [MANAGER_IDENTITY]),
     grant(CELL_ROLE, [rule([IPAM], ALL, ALL)], cells.map(cellIdentity)),
+    grant(DATAPLANE_IDENTITY, dataPlaneSubnetRules(true), [DATAPLANE_IDENTITY]),
   );
 }
 
@@ -127,6 +155,8 @@ export function cellGrants(cell: string): Grant {
   return merge(
     grant(CELL_ROLE, [rule(ALL, ALL, ALL)], [cellIdentity(cell)]),
     grant(PROPAGATOR_IDENTITY, [rule(ALL, ALL, ALL)], [PROPAGATOR_IDENTITY]),
+    grant(DATAPLANE_CELL_ROLE, dataPlaneCellRules(), [dataPlaneCellIdentity(cell)]),
+    grant(DATAPLANE_IDENTITY, dataPlaneSubnetRules(false), [DATAPLANE_IDENTITY]),
   );
 }
 

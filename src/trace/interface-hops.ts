@@ -109,7 +109,11 @@ export async function interfaceHop(
   if (refusal) return { hop: { ...hop, state: 'refusing', ...refusal }, object: iface };
   const programmed = conditionOf(iface, 'Programmed');
   const note =
-    programmed?.status === 'True' ? undefined : notes.dataPlane(`Programmed=${programmed?.status ?? '?'}`);
+    programmed?.status === 'True'
+      ? undefined
+      : programmed?.status === 'False'
+        ? notes.dataPlaneRefused(programmed.reason, programmed.message)
+        : notes.dataPlane(`Programmed=${programmed?.status ?? '?'}`);
   return {
     hop: { ...hop, condition: shown(conditionOf(iface, 'Allocated')), ...(note && { note }) },
     object: iface,

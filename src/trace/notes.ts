@@ -10,6 +10,8 @@ export const notes = {
   missingAbove: (what: string) => `${what} is missing or unreadable`,
   dataPlane: (condition: string) =>
     `${condition}: waiting for the data plane, which netpresence does not own`,
+  dataPlaneRefused: (reason: string, message: string) =>
+    `Programmed=False ${reason}: ${message} (the data plane refuses it; netpresence does not own it)`,
   stale: 'spec differs from its source',
   projectContextOfOtherPair: (network: string, location: string) =>
     `serves network "${network}" in location "${location}"`,

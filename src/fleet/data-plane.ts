@@ -1,0 +1,76 @@
+/**
+ * The simulated data plane of the embedded fleet (controllers.md §14): one interface controller
+ * per cell, as `netpresence-dataplane-<cell>`, and one Subnet controller over every project
+ * plane, as `netpresence-dataplane`. With `dataPlane.mode: none` nothing runs and nothing sets
+ * `Prepared` or `Programmed`.
+ *
+ * Guarantees: every client and informer here carries a data-plane identity, whose RBAC allows
+ * reading interfaces, claims and Subnets and writing their status only (identities.ts); `stop()`
+ * stops the controllers, then their informers and project planes, and is safe to call twice.
+ */
+import { ROOT_PLANE } from '../apiserver/server.ts';
+import { StaticPlane } from '../controllers/framework.ts';
+import type { Controller } from '../runtime/controller.ts';
+import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
+import type { FleetContext } from './context.ts';
+import { interfaceDataPlane } from './data-plane-interfaces.ts';
+import { subnetDataPlane } from './data-plane-subnets.ts';
+import { planeKubeConfig } from './fleet.ts';
+import { DATAPLANE_IDENTITY, dataPlaneCellIdentity } from './identities.ts';
+
+export interface DataPlane {
+  stop(): Promise<void>;
+}
+
+export async function startDataPlane(ctx: FleetContext): Promise<DataPlane> {
+  const { server, config, clock } = ctx;
+  if (config.dataPlane.mode === 'none') return { stop: async () => undefined };
+  const log = ctx.log.child({ component: 'dataplane' });
+  const subnetToken = server.createIdentity(DATAPLANE_IDENTITY);
+  const planes: StaticPlane[] = [];
+  const controllers: Controller<any>[] = [];
+
+  const subnetCells = config.cells.map((cell) => {
+    const plane = new StaticPlane(cell.name, planeKubeConfig(server, cell.name, subnetToken), clock, log);
+    planes.push(plane);
+    return { plane, location: cell.location };
+  });
+  const projects = new PlaneRegistry({
+    projects: ctx.platform.informer<ProjectLike>(PROJECTS),
+    kubeConfigFor: (project) => projectKubeConfig(planeKubeConfig(server, ROOT_PLANE, subnetToken), project),
+    log,
+    clock,
+  });
+  controllers.push(subnetDataPlane({ projects, cells: subnetCells, clock, log, metrics: ctx.metrics }));
+  for (const cell of config.cells) {
+    const token = server.createIdentity(dataPlaneCellIdentity(cell.name));
+    const plane = new StaticPlane(cell.name, planeKubeConfig(server, cell.name, token), clock, log);
+    planes.push(plane);
+    controllers.push(
+      interfaceDataPlane({
+        cell: plane,
+        location: cell.location,
+        config: config.dataPlane,
+        clock,
+        log,
+        metrics: ctx.metrics,
+      }),
+    );
+  }
+  projects.start();
+  await Promise.all(planes.map((plane) => plane.synced()));
+  for (const controller of controllers) await controller.start();
+  log.info({ cells: config.cells.length, delayMs: config.dataPlane.delayMs }, 'simulated data plane is up');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    stop() {
+      stopping ??= (async () => {
+        for (const controller of controllers) await controller.stop();
+        await projects.stop();
+        await Promise.all(planes.map((plane) => plane.close()));
+      })();
+      return stopping;
+    },
+  };
+}
