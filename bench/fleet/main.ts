@@ -24,12 +24,15 @@
  *
  * Usage: npm run bench:fleet -- [--projects P] [--locations L] [--concurrency C] [--timeout S]
  *        [--profile DIR]
+ *        npm run bench:fleet -- --sequential N [--timeout S] [--profile DIR]
+ *        (one binding at a time on the default fleet: see sequential.ts)
  */
 import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
+import { sequential } from './sequential.ts';
 
 interface Args {
   projects: number;
@@ -38,6 +41,8 @@ interface Args {
   timeout: number;
   /** A directory for the fleet process's CPU profile (`--cpu-prof`); none when empty. */
   profile: string;
+  /** N rounds of one binding at a time on the default fleet instead of a burst; 0: the burst. */
+  sequential: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -47,6 +52,7 @@ function parseArgs(argv: string[]): Args {
     concurrency: 16,
     timeout: 1800,
     profile: '',
+    sequential: 0,
   });
 }
 
@@ -288,4 +294,6 @@ async function main(args: Args): Promise<void> {
   }
 }
 
-await main(parseArgs(process.argv.slice(2)));
+const args = parseArgs(process.argv.slice(2));
+if (args.sequential > 0) await sequential(args.sequential, Math.min(args.timeout, 120), args.profile);
+else await main(args);

@@ -11,6 +11,11 @@
  * deletes the copy first. A copy edited or deleted on the hub is restored; a copy whose source
  * is gone is deleted. Status never travels in either direction, and hub namespaces are created
  * and labelled, never deleted. Writes happen only when something differs.
+ * No timed retry for a lost race: a finalizer write refused because the source changed (a status
+ * write by the networkcontext controller, typically, right after the context is created) or a
+ * copy create refused because the copy exists ends the reconcile quietly, and the watch event
+ * of that change wakes the key — a source still without the finalizer is woken by any change,
+ * status included, so that event is never filtered out.
  */
 import { NETWORKING_GROUP } from '../../apis/networking/v1alpha/group.ts';
 import { LOCATION_LABEL, NETWORK_LABEL } from '../../apis/common/labels.ts';
@@ -29,7 +34,7 @@ import {
   networkContextKind,
 } from '../../apis/networking/v1alpha/network-context.ts';
 import { subnetKind } from '../../apis/networking/v1alpha/subnet.ts';
-import { isAlreadyExists } from '../../client/errors.ts';
+import { isAlreadyExists, isConflict } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import { Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { Informer, InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
@@ -97,7 +102,13 @@ export async function reconcile(key: ReplicaKey, deps: ReplicatorDeps): Promise<
     await removeFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
     return done();
   }
-  await ensureFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
+  try {
+    await ensureFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
+  } catch (err) {
+    // The source changed since the store's copy; that change's event wakes this key (sourceChanged).
+    if (isConflict(err)) return {};
+    throw err;
+  }
   const hubNamespace = await ensureHubNamespace(key, view, deps);
   await ensureCopy(key, source, hubNamespace, deps);
   return done();
@@ -158,12 +169,17 @@ async function ensureCopy(
       string,
       string
     >;
-    await client.create({
-      apiVersion: source.apiVersion,
-      kind: key.kind,
-      metadata: { name: key.name, namespace: hubNamespace, labels: owned },
-      spec: source.spec,
-    });
+    try {
+      await client.create({
+        apiVersion: source.apiVersion,
+        kind: key.kind,
+        metadata: { name: key.name, namespace: hubNamespace, labels: owned },
+        spec: source.spec,
+      });
+    } catch (err) {
+      // The store has not seen the copy yet: its ADDED event wakes this key.
+      if (!isAlreadyExists(err)) throw err;
+    }
     return;
   }
   const labelChanges = labelsPatch(held.metadata.labels, labels);
@@ -258,6 +274,16 @@ const specOrMetadataChanged: Predicate = (event) =>
   JSON.stringify(event.previous.metadata.finalizers ?? []) !==
     JSON.stringify(event.object.metadata.finalizers ?? []);
 
+/**
+ * A source event the replicator acts on: as for copies, and also any change to a live source
+ * that does not carry the replicator's finalizer yet — the finalizer write is guarded by the
+ * source's resourceVersion, so a status write refuses it, and that write's event is what must
+ * wake the key (a timed retry would wait out a backoff instead).
+ */
+export const sourceChanged: Predicate = (event) =>
+  specOrMetadataChanged(event) ||
+  (!event.object.metadata.deletionTimestamp && !hasFinalizer(event.object, HUB_REPLICATOR_FINALIZER));
+
 export function triggers(
   hubCopies: Record<ReplicatedKind, Informer<Replicated>>,
   projects: ProjectPlaneWatch<ReplicaKey, ProjectView>,
@@ -311,7 +337,7 @@ function watchProject(
     },
     informers: [sourceInformers.NetworkContext, sourceInformers.Subnet, namespaces],
     triggers: REPLICATED_KINDS.map((kind) =>
-      watches(sourceInformers[kind], (event) => [sourceKey(kind, event.object)], specOrMetadataChanged),
+      watches(sourceInformers[kind], (event) => [sourceKey(kind, event.object)], sourceChanged),
     ),
     keys: everyKey,
   };
