@@ -1,6 +1,6 @@
 /**
  * The manager: every controller `netpresence manager` runs, against real control planes — the
- * project-plane controllers (network, networkcontext, replicator) in every replica, and the
+ * project-plane controllers (network, networkcontext, replicator, interface projector) in every replica, and the
  * hub-resident ones (presence, location publisher) only in the replica holding the Lease
  * `netpresence-manager` in `kube-system` of the hub — with a Prometheus endpoint and health
  * probes.
@@ -36,6 +36,7 @@ import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
 import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
 import { StaticPlane, type ControllerDefinition, type ManagerContext } from './framework.ts';
+import { interfaceProjectorController } from './hub/interface-projector.ts';
 import { locationPublisherController } from './hub/location-publisher.ts';
 import { presenceController } from './hub/presence.ts';
 import { networkController } from './project/network.ts';
@@ -50,6 +51,7 @@ export const PROJECT_CONTROLLERS: ControllerDefinition[] = [
   networkController,
   networkContextController,
   replicatorController,
+  interfaceProjectorController,
 ];
 /** Run by the Lease holder only. */
 export const HUB_CONTROLLERS: ControllerDefinition[] = [presenceController, locationPublisherController];
