@@ -83,6 +83,7 @@ describe('CRDs', () => {
       'LocationBinding',
       'Network',
       'NetworkContext',
+      'NetworkInterface',
       'Subnet',
     ]);
     assert.deepEqual(kinds(hubKinds), [
@@ -90,6 +91,7 @@ describe('CRDs', () => {
       'ClusterPropagationPolicy',
       'NetworkBinding',
       'NetworkContext',
+      'NetworkInterface',
       'PropagationPolicy',
       'ServingLocation',
       'Subnet',

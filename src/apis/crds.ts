@@ -118,6 +118,7 @@ export const projectKinds: KindDefinition[] = [
   ipPoolKind,
   ipClaimKind,
   ipAllocationKind,
+  networkInterfaceKind,
 ];
 
 export const hubKinds: KindDefinition[] = [
@@ -125,6 +126,7 @@ export const hubKinds: KindDefinition[] = [
   networkContextKind,
   subnetKind,
   servingLocationKind,
+  networkInterfaceKind,
   clusterKind,
   propagationPolicyKind,
   clusterPropagationPolicyKind,

@@ -1,6 +1,6 @@
 /**
- * `netpresence cell`: the cell controllers (location identity, claim, interface, context hold)
- * against one edge cluster (`--kubeconfig`), with IPAM reached per project under an IPAM base —
+ * `netpresence cell`: the cell controllers (location identity, claim, interface, context hold;
+ * with `--hub-kubeconfig` and `--cell-name`, the interface write-back) against one edge cluster (`--kubeconfig`), with IPAM reached per project under an IPAM base —
  * either a kubeconfig (`--ipam-kubeconfig`) or the platform's URL (`--ipam-url`), then with the
  * credentials and CA of `--kubeconfig`'s user and cluster — until SIGINT or SIGTERM.
  */
@@ -24,10 +24,13 @@ export interface CellFlags extends ProcessFlags {
   ipamContext?: string;
   ipamUrl?: string;
   location?: string;
+  cellName?: string;
 }
 
 export const ipamBaseMissing = 'netpresence cell needs the IPAM base: give --ipam-kubeconfig or --ipam-url';
 export const ipamBaseTwice = 'give either --ipam-kubeconfig or --ipam-url, not both';
+export const cellNameMissing =
+  '--hub-kubeconfig needs --cell-name: the name of this cell on the hub (its Cluster), which names the hub copies of its interfaces';
 
 /** The cell's KubeConfig with its current cluster's server moved to `url`: same user, same CA. */
 export function kubeConfigAt(cell: KubeConfig, url: string): KubeConfig {
@@ -46,6 +49,7 @@ export function kubeConfigAt(cell: KubeConfig, url: string): KubeConfig {
 
 export async function runCell(flags: CellFlags): Promise<CellProcess> {
   if (flags.ipamKubeconfig && flags.ipamUrl) throw new Error(ipamBaseTwice);
+  if (flags.hubKubeconfig && !flags.cellName) throw new Error(cellNameMissing);
   const cell = loadKubeConfig(flags.kubeconfig, flags.context);
   let ipam: KubeConfig;
   if (flags.ipamKubeconfig) ipam = loadKubeConfig(flags.ipamKubeconfig, flags.ipamContext);
@@ -55,6 +59,7 @@ export async function runCell(flags: CellFlags): Promise<CellProcess> {
     cell,
     ipam,
     hub: flags.hubKubeconfig ? loadKubeConfig(flags.hubKubeconfig, flags.hubContext) : undefined,
+    cellName: flags.cellName,
     location: flags.location,
     ...processSettings(flags, 'cell'),
   });
@@ -62,12 +67,18 @@ export async function runCell(flags: CellFlags): Promise<CellProcess> {
 
 export function cellCommand(): Command {
   const command = new Command('cell')
-    .description('Run the cell controllers (location identity, claim, interface, context hold) for one cell')
+    .description(
+      'Run the cell controllers (location identity, claim, interface, context hold, interface write-back) for one cell',
+    )
     .requiredOption('--kubeconfig <path>', 'kubeconfig of the cell (the edge cluster)')
     .option('--context <name>', 'context to use in the cell kubeconfig (default: its current context)')
     .option(
       '--hub-kubeconfig <path>',
-      'kubeconfig of the federation hub (optional; no cell controller reads it yet)',
+      'kubeconfig of the federation hub (optional): with it, every interface is written back to the hub',
+    )
+    .option(
+      '--cell-name <name>',
+      'the name of this cell on the hub (its Cluster); required with --hub-kubeconfig',
     )
     .option('--hub-context <name>', 'context to use in the hub kubeconfig')
     .option(

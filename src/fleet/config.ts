@@ -45,6 +45,11 @@ export interface CellConfig {
   name: string;
   /** The location it serves (the Cluster's `topology.datum.net/location` label); none if absent. */
   location?: string;
+  /**
+   * Whether the fleet runs the cell's controllers (default true); false serves the cell's plane,
+   * Cluster and identities only, for a `netpresence cell` run against them.
+   */
+  controllers?: boolean;
 }
 
 /** A refusal the simulated data plane answers for a network in a location (controllers.md §14). */
@@ -242,16 +247,18 @@ function parseLocation(value: unknown, field: string, seen: Set<string>, problem
 }
 
 function parseCell(value: unknown, field: string, seen: Set<string>, problems: Problems): CellConfig {
-  const fields = fieldsOf(value, field, ['name', 'location'], problems);
+  const fields = fieldsOf(value, field, ['name', 'location', 'controllers'], problems);
   const name = nameOf(fields, field, seen, problems);
   if (name && !name.startsWith(CELL_NAME_PREFIX))
     problems.add(configMessages.cellPrefix(`${field}.name`, name));
-  if (fields.location === undefined) return { name };
+  const controllers = booleanOr(fields.controllers, true, `${field}.controllers`, problems);
+  const cell: CellConfig = controllers ? { name } : { name, controllers };
+  if (fields.location === undefined) return cell;
   if (typeof fields.location !== 'string' || !isDnsSubdomain(fields.location)) {
     problems.add(configMessages.badName(`${field}.location`, fields.location));
-    return { name };
+    return cell;
   }
-  return { name, location: fields.location };
+  return { ...cell, location: fields.location };
 }
 
 const REASON = /^[A-Za-z][A-Za-z0-9_]{0,1023}$/;

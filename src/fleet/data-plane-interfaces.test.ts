@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NetworkInterface } from '../apis/networking/v1alpha/network-interface.ts';
-import { conditionTime } from '../controllers/shared/conditions.ts';
+import { conditionTime } from '../runtime/conditions.ts';
 import type { DataPlaneConfig } from './config.ts';
 import { desiredConditions, refusalFor } from './data-plane-interfaces.ts';
 

@@ -28,13 +28,13 @@ import {
 } from '../apis/networking/v1alpha/network-interface.ts';
 import type { ResourceClient } from '../client/types.ts';
 import { objectKeyOf, parseObjectKey, type ObjectKey } from '../controllers/cell/cell-context.ts';
-import type { PlaneAccess } from '../controllers/framework.ts';
-import { findCondition, setCondition, type DesiredCondition } from '../controllers/shared/conditions.ts';
-import { resourceIdOf } from '../controllers/shared/resource-ids.ts';
-import { patchStatus, unlessStale } from '../controllers/shared/writes.ts';
+import type { PlaneAccess } from '../runtime/manager-context.ts';
+import { findCondition, setCondition, type DesiredCondition } from '../runtime/conditions.ts';
+import { resourceIdOf } from '../runtime/resource-ids.ts';
+import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
-import { Controller, type Result } from '../runtime/controller.ts';
-import type { ObjectStore } from '../runtime/events.ts';
+import { after, Controller, type Outcome } from '../runtime/controller.ts';
+import type { ObjectStore } from '../runtime/informer-contract.ts';
 import type { RuntimeMetrics } from '../runtime/metrics.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
 import type { Logger } from 'pino';
@@ -138,12 +138,12 @@ function withConditions(
   return desired.reduce((list, condition) => setCondition(list, condition, generation, now), held ?? []);
 }
 
-export async function reconcile(key: ObjectKey, deps: InterfaceDataPlaneDeps): Promise<Result | void> {
+export async function reconcile(key: ObjectKey, deps: InterfaceDataPlaneDeps): Promise<Outcome | void> {
   const { namespace, name: ifaceName } = parseObjectKey(key);
   const iface = deps.interfaces.get(namespace, ifaceName);
   if (!iface || iface.metadata.deletionTimestamp) return;
   const desired = desiredConditions(iface, deps);
-  if ('waitMs' in desired) return { requeueAfterMs: desired.waitMs };
+  if ('waitMs' in desired) return after(desired.waitMs);
   const now = deps.clock.now();
   const conditions = withConditions(
     iface.status?.conditions,
@@ -194,7 +194,7 @@ export function interfaceDataPlane(options: CellDataPlaneOptions): Controller<Ob
   };
   const controller = new Controller<ObjectKey>({
     name,
-    reconcile: (key, log) => unlessStale(reconcile(key, deps), log),
+    reconcile: (key) => reconcile(key, deps),
     toString: (key) => key,
     fromString: (key) => key,
     planeOf: () => options.cell.name,

@@ -19,8 +19,8 @@ import {
 } from '../apis/common/upstream.ts';
 import { SubnetConditionType, subnetKind, type Subnet } from '../apis/networking/v1alpha/subnet.ts';
 import type { ResourceClient } from '../client/types.ts';
-import type { PlaneAccess } from '../controllers/framework.ts';
-import { setCondition, type DesiredCondition } from '../controllers/shared/conditions.ts';
+import type { PlaneAccess } from '../runtime/manager-context.ts';
+import { setCondition, type DesiredCondition } from '../runtime/conditions.ts';
 import {
   planeOfKey,
   projectObjectKeyFromString,
@@ -28,11 +28,11 @@ import {
   type ProjectObjectKey,
 } from '../controllers/shared/project-object-key.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../controllers/shared/project-plane-watch.ts';
-import { resourceIdOf } from '../controllers/shared/resource-ids.ts';
-import { patchStatus, unlessStale } from '../controllers/shared/writes.ts';
+import { resourceIdOf } from '../runtime/resource-ids.ts';
+import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { Controller } from '../runtime/controller.ts';
-import type { Informer, ObjectStore } from '../runtime/events.ts';
+import type { Informer, ObjectStore } from '../runtime/informer-contract.ts';
 import type { RuntimeMetrics } from '../runtime/metrics.ts';
 import type { EngagedPlane, PlaneRegistry } from '../runtime/planes.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
@@ -149,7 +149,7 @@ export function subnetDataPlane(options: SubnetDataPlaneOptions): Controller<Pro
   };
   const controller = new Controller<ProjectObjectKey>({
     name,
-    reconcile: (key, log) => unlessStale(reconcile(key, deps), log),
+    reconcile: (key) => reconcile(key, deps),
     toString: projectObjectKeyString,
     fromString: projectObjectKeyFromString,
     planeOf: planeOfKey,

@@ -9,7 +9,7 @@
  * stops the controllers, then their informers and project planes, and is safe to call twice.
  */
 import { ROOT_PLANE } from '../apiserver/server.ts';
-import { StaticPlane } from '../controllers/framework.ts';
+import { StaticPlane } from '../runtime/manager-context.ts';
 import type { Controller } from '../runtime/controller.ts';
 import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
 import type { FleetContext } from './context.ts';

@@ -124,7 +124,7 @@ function composeStaticPlanes(server: ApiServer, config: FleetConfig): void {
   installPlaneCrds(server.plane(HUB_PLANE)!, crdsOfPlane.hub);
   for (const cell of config.cells) installPlaneCrds(server.plane(cell.name)!, crdsOfPlane.cell);
   grantIn(server, ROOT_PLANE, platformGrants());
-  grantIn(server, HUB_PLANE, hubGrants());
+  grantIn(server, HUB_PLANE, hubGrants(config.cells.map((cell) => cell.name)));
   for (const cell of config.cells) grantIn(server, cell.name, cellGrants(cell.name));
 }
 
@@ -249,18 +249,22 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       log: log.child({ component: 'propagator' }),
       clock,
     }),
-    ...config.cells.map((cell) => {
-      const token = cellTokens.get(cell.name)!;
-      return startCell({
-        cell: planeKubeConfig(server, cell.name, token),
-        ipam: planeKubeConfig(server, ROOT_PLANE, token),
-        log: log.child({ component: cell.name }),
-        clock,
-        name: cell.name,
-        // One replica per cell inside one process: nothing to elect.
-        leaderElection: false,
-      });
-    }),
+    ...config.cells
+      .filter((cell) => cell.controllers !== false)
+      .map((cell) => {
+        const token = cellTokens.get(cell.name)!;
+        return startCell({
+          cell: planeKubeConfig(server, cell.name, token),
+          ipam: planeKubeConfig(server, ROOT_PLANE, token),
+          hub: planeKubeConfig(server, HUB_PLANE, token),
+          cellName: cell.name,
+          log: log.child({ component: cell.name }),
+          clock,
+          name: cell.name,
+          // One replica per cell inside one process: nothing to elect.
+          leaderElection: false,
+        });
+      }),
   ] as const);
   log.info({ ms: elapsed() }, 'manager, propagation engine and cells are up');
   const dataPlane = await startDataPlane(ctx);

@@ -5,10 +5,11 @@
  *   readiness, the location projector); the platform itself, so a superuser;
  * - `netpresence-manager` — the controllers of `netpresence manager`: reads the platform, and
  *   works with networking, policy and IPAM objects, Leases and Events on the hub and in project
- *   planes;
+ *   planes (NetworkInterfaces in project planes: the interface projector's copies);
  * - `netpresence-propagator` — the propagation engine: everything on the hub and in every cell;
- * - `netpresence-<cell>` — one cell's controllers: everything in its own cell plane, and IPAM
- *   objects in every project plane (its claims), nothing else;
+ * - `netpresence-<cell>` — one cell's controllers: everything in its own cell plane, IPAM
+ *   objects in every project plane (its claims), and on the hub NetworkInterfaces only (the
+ *   write-back of its interfaces, controllers.md §13.1), nothing else;
  * - `netpresence-dataplane-<cell>` — the simulated data plane in one cell (controllers.md §14):
  *   reads NetworkInterfaces and NetworkInterfaceClaims there and writes their `status`, nothing else;
  * - `netpresence-dataplane` — its project part: reads Subnets in project planes and in cells, and
@@ -126,7 +127,16 @@ export function platformGrants(): Grant {
   );
 }
 
-export function hubGrants(): Grant {
+/** What a cell may do on the hub: its interface copies (their status included), nothing else. */
+const CELL_HUB_RULES = [
+  rule(
+    [NETWORKING],
+    ['networkinterfaces', 'networkinterfaces/status'],
+    ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+  ),
+];
+
+export function hubGrants(cells: string[] = []): Grant {
   return merge(
     grant(
       MANAGER_IDENTITY,
@@ -138,6 +148,7 @@ export function hubGrants(): Grant {
       [MANAGER_IDENTITY],
     ),
     grant(PROPAGATOR_IDENTITY, [rule(ALL, ALL, ALL)], [PROPAGATOR_IDENTITY]),
+    grant(CELL_ROLE, CELL_HUB_RULES, cells.map(cellIdentity)),
     // Bound per hub namespace by the hub-namespace provisioner, never cluster-wide.
     { roles: [clusterRole(CONSUMER_ROLE, consumerRules())], bindings: [] },
   );

@@ -1,6 +1,7 @@
 /**
  * The cell process: every controller `netpresence cell` runs against one cell — location
- * identity, claim, interface and context hold — under the Lease `netpresence-cell` in
+ * identity, claim, interface and context hold, and with a hub the interface write-back
+ * (controllers.md §13.1) — under the Lease `netpresence-cell` in
  * `kube-system` of the cell, with IPAM reached per project under the configured IPAM base, a
  * Prometheus endpoint and health probes.
  *
@@ -40,6 +41,7 @@ import { interfaceController } from '../controllers/cell/interface.ts';
 import { IpamDirectory } from '../controllers/cell/ipam-directory.ts';
 import { locationIdentityController } from '../controllers/cell/location-identity.ts';
 import { StaticPlane, type ControllerDefinition } from '../runtime/manager-context.ts';
+import { interfaceWriteBackController } from '../controllers/cell/interface-write-back.ts';
 
 export const CELL_LEASE = 'netpresence-cell';
 export const CELL_LEASE_NAMESPACE = 'kube-system';
@@ -52,6 +54,9 @@ export const CELL_CONTROLLERS: ControllerDefinition<CellContext>[] = [
   contextHoldController,
 ];
 
+/** Run besides CELL_CONTROLLERS when the cell has a hub. */
+export const HUB_CELL_CONTROLLERS: ControllerDefinition<CellContext>[] = [interfaceWriteBackController];
+
 export type { ListenAddress };
 
 export interface CellOptions {
@@ -59,8 +64,10 @@ export interface CellOptions {
   cell: KubeConfig;
   /** The IPAM base: project P's IPAM is at the Milo project path under its server. */
   ipam: KubeConfig;
-  /** The hub; no cell controller reads it yet. */
+  /** The hub: the interface write-back runs when it is given (with `cellName`). */
   hub?: KubeConfig;
+  /** The cell's name on the hub (its Cluster); required with `hub`. */
+  cellName?: string;
   /** The configured location, the fallback identity. */
   location?: string;
   log: Logger;
@@ -73,7 +80,7 @@ export interface CellOptions {
   leaseTiming?: Partial<LeaseTiming>;
   /** Default true. */
   leaderElection?: boolean;
-  /** Which controllers run; default all of CELL_CONTROLLERS. */
+  /** Which controllers run; default CELL_CONTROLLERS, and HUB_CELL_CONTROLLERS with a hub. */
   controllers?: ControllerDefinition<CellContext>[];
   /** The plane name on log lines; default `cell`. */
   name?: string;
@@ -94,8 +101,11 @@ export async function startCell(options: CellOptions): Promise<CellProcess> {
   const metrics = options.metrics ?? new RuntimeMetrics();
   const identity = options.identity ?? defaultCandidateIdentity();
   const cell = new StaticPlane(options.name ?? 'cell', options.cell, clock, log);
+  const hub = options.hub && new StaticPlane('hub', options.hub, clock, log);
   const ctx: CellContext = {
     cell,
+    hub,
+    cellName: options.cellName,
     ipam: new IpamDirectory(options.ipam),
     identity: new IdentityHolder(),
     configuredLocation: options.location || undefined,
@@ -117,11 +127,13 @@ export async function startCell(options: CellOptions): Promise<CellProcess> {
   cellView(ctx);
   await cell.synced();
   ready = true;
-  const definitions = options.controllers ?? CELL_CONTROLLERS;
+  const definitions =
+    options.controllers ?? (hub ? [...CELL_CONTROLLERS, ...HUB_CELL_CONTROLLERS] : CELL_CONTROLLERS);
+  const planes = hub ? [cell, hub] : [cell];
   const running =
     options.leaderElection === false
-      ? await runUnelected(ctx, definitions)
-      : leadCell(ctx, cell, definitions, identity, options.leaseTiming);
+      ? await runUnelected(ctx, planes, definitions)
+      : leadCell(ctx, planes, definitions, identity, options.leaseTiming);
   log.info({ metricsUrl, healthUrl }, 'netpresence cell started');
 
   return {
@@ -133,7 +145,7 @@ export async function startCell(options: CellOptions): Promise<CellProcess> {
     async stop() {
       ready = false;
       await running.stop();
-      await cell.close();
+      await Promise.all(planes.map((plane) => plane.close()));
       await endpoints.close();
     },
   };
@@ -141,9 +153,11 @@ export async function startCell(options: CellOptions): Promise<CellProcess> {
 
 async function runUnelected(
   ctx: CellContext,
+  planes: StaticPlane[],
   definitions: ControllerDefinition<CellContext>[],
 ): Promise<LeaderElection> {
   const controllers = definitions.map((definition) => definition.build(ctx));
+  await Promise.all(planes.map((plane) => plane.synced()));
   for (const controller of controllers) await controller.start();
   return {
     isLeader: () => true,
@@ -156,7 +170,7 @@ async function runUnelected(
 /** Runs the cell controllers for as long as this replica holds the Lease. */
 function leadCell(
   ctx: CellContext,
-  cell: StaticPlane,
+  planes: StaticPlane[],
   definitions: ControllerDefinition<CellContext>[],
   identity: string,
   timing: Partial<LeaseTiming> | undefined,
@@ -170,7 +184,7 @@ function leadCell(
     log: ctx.log,
     clock: ctx.clock,
     timing,
-    ready: () => cell.synced(),
+    ready: () => Promise.all(planes.map((plane) => plane.synced())),
     what: 'cell controllers',
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The manager: every controller `netpresence manager` runs, against real control planes — the
- * project-plane controllers (network, networkcontext, replicator) in every replica, and the
+ * project-plane controllers (network, networkcontext, replicator, interface projector) in every replica, and the
  * hub-resident ones (presence, location publisher) only in the replica holding the Lease
  * `netpresence-manager` in `kube-system` of the hub — with a Prometheus endpoint and health
  * probes.
@@ -39,6 +39,7 @@ import { presenceController } from '../controllers/hub/presence.ts';
 import { networkController } from '../controllers/project/network.ts';
 import { networkContextController } from '../controllers/project/networkcontext.ts';
 import { replicatorController } from '../controllers/project/replicator.ts';
+import { interfaceProjectorController } from '../controllers/hub/interface-projector.ts';
 
 export const MANAGER_LEASE = 'netpresence-manager';
 export const MANAGER_LEASE_NAMESPACE = 'kube-system';
@@ -48,6 +49,7 @@ export const PROJECT_CONTROLLERS: ControllerDefinition[] = [
   networkController,
   networkContextController,
   replicatorController,
+  interfaceProjectorController,
 ];
 /** Run by the Lease holder only. */
 export const HUB_CONTROLLERS: ControllerDefinition[] = [presenceController, locationPublisherController];

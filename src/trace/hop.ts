@@ -30,7 +30,9 @@ export type HopId =
   | 'cell-subnet'
   | 'addresses'
   | 'interface'
-  | 'claim';
+  | 'claim'
+  | 'interface-hub-copy'
+  | 'interface-project-copy';
 
 export type HopState = 'ok' | 'missing' | 'refusing' | 'waiting' | 'unreachable' | 'unchecked';
 
@@ -73,6 +75,8 @@ export const hopTitles: Record<HopId, string> = {
   addresses: 'addresses',
   interface: 'interface',
   claim: 'claim',
+  'interface-hub-copy': 'hub copy',
+  'interface-project-copy': 'project copy',
 };
 
 export function conditionOf(

@@ -23,6 +23,7 @@ import {
   SUBNET,
   TestWorld,
 } from '../../test/support/trace-world.ts';
+import { copyAdvice } from './interface-copy-hops.ts';
 import { exitCodeOf, verdictOf } from './verdict.ts';
 
 const ref = { cell: CELL, namespace: HUB_NS, name: CLAIM };
@@ -291,9 +292,11 @@ describe('traceClaim', () => {
         'addresses',
         'interface',
         'claim',
+        'interface-hub-copy',
+        'interface-project-copy',
       ],
     );
-    assert.match(hops.at(-1)!.note!, /NotPrepared: waiting for the data plane/);
+    assert.match(hops.find((hop) => hop.id === 'claim')!.note!, /NotPrepared: waiting for the data plane/);
   });
 
   for (const refusal of refusals) {
@@ -400,5 +403,35 @@ describe('traceClaim', () => {
     const { verdict: found } = await trace(world);
     assert.equal(found?.hop.state, 'unreachable');
     assert.equal(found?.hop.advice, advice.planeUnreadable(CELL));
+  });
+  it('a missing hub copy is waiting, names the write-back, and leaves the claim ok', async () => {
+    const world = new TestWorld();
+    world.reader.remove(HUB_CONTEXT, Kinds.networkInterface, `${CLAIM}.${CELL}`, HUB_NS);
+    const { hops, verdict: found } = await trace(world);
+    const claim = hops.find((hop) => hop.id === 'claim')!;
+    assert.equal(claim.state, 'ok');
+    assert.equal(found?.hop.id, 'interface-hub-copy');
+    assert.equal(found?.hop.state, 'waiting');
+    assert.equal(found?.hop.advice, copyAdvice.hubCopyWaiting(CELL, HUB_NS));
+  });
+
+  it('a missing project copy is waiting and names the projector', async () => {
+    const world = new TestWorld();
+    world.reader.remove(PROJECT_PLANE, Kinds.networkInterface, `${CLAIM}.${CELL}`, 'default');
+    const { verdict: found } = await trace(world);
+    assert.equal(found?.hop.id, 'interface-project-copy');
+    assert.equal(found?.hop.state, 'waiting');
+    assert.equal(found?.hop.plane, PROJECT_PLANE);
+    assert.equal(found?.hop.advice, copyAdvice.projectCopyWaiting(PROJECT, NETWORK));
+  });
+
+  it('a refusing claim stays the verdict while its copies are missing', async () => {
+    const world = new TestWorld();
+    world.reader.remove(HUB_CONTEXT, Kinds.networkInterface, `${CLAIM}.${CELL}`, HUB_NS);
+    world.reader.remove(PROJECT_PLANE, Kinds.networkInterface, `${CLAIM}.${CELL}`, 'default');
+    await world.claimRefuses(ClaimReason.NotAllocated);
+    const { verdict: found } = await trace(world);
+    assert.notEqual(found?.hop.id, 'interface-hub-copy');
+    assert.notEqual(found?.hop.id, 'interface-project-copy');
   });
 });

@@ -2,7 +2,8 @@
  * `traceClaim`: the hops of one NetworkInterfaceClaim in a cell, in data-flow order — the
  * NetworkBinding declaring its network in the cell's location, the presence hops above the cells
  * (presence-hops.ts), the cell's Cluster and location, its namespace, its copies of the context
- * and Subnet, the claim's addresses, its interface and the claim itself.
+ * and Subnet, the claim's addresses, its interface and the claim itself — then the interface's
+ * hub and project copies (interface-copy-hops.ts), views that never fail the claim.
  *
  * Guarantees: reads only. The location is the one ServingLocation delivered to the cell, else the
  * Cluster's `topology.datum.net/location` label; a cell whose claim was judged by a reason other
@@ -22,6 +23,7 @@ import { bindingHop } from './binding.ts';
 import { cellContextHop, cellNamespaceHop, cellSubnetHop, clusterHop, identityHop } from './cell-hops.ts';
 import { cellPlaneContext, HUB_CONTEXT } from './contexts.ts';
 import { conditionOf, isTrue, qualified, unchecked, type Hop, type Pair } from './hop.ts';
+import { interfaceCopyHops } from './interface-copy-hops.ts';
 import { addressesHop, claimHop, interfaceHop } from './interface-hops.ts';
 import { presenceHops } from './presence-hops.ts';
 import { probeGet, probeList } from './probe.ts';
@@ -84,14 +86,16 @@ export async function traceClaim(reader: PlaneReader, ref: ClaimRef): Promise<Ho
 
   if (!location) {
     const why = claimNotes.locationUnknown;
+    const located = await interfaceHop(reader, ref.cell, claim);
     return [
       unchecked('binding', HUB_CONTEXT, `NetworkBinding ${ref.namespace}/? for network ${network}`, why),
       cluster,
       identity,
       namespace.hop,
       unchecked('cell-context', plane, `NetworkContext ${network}-?`, why),
-      await interfaceHop(reader, ref.cell, claim).then((result) => result.hop),
+      located.hop,
       claimHop(ref.cell, claim),
+      ...(await interfaceCopyHops(reader, ref.cell, ref.namespace, located.object, namespace.route)),
     ];
   }
 
@@ -126,6 +130,7 @@ export async function traceClaim(reader: PlaneReader, ref: ClaimRef): Promise<Ho
     await addressesHop(reader, ref.cell, route, claim, iface.object),
     iface.hop,
     claimHop(ref.cell, claim),
+    ...(await interfaceCopyHops(reader, ref.cell, ref.namespace, iface.object, route)),
   ];
 }
 

@@ -40,6 +40,7 @@ const H = 'ns-0b6f1d2e-8c1a-4d2b-9b7e-3f5a6c7d8e9f';
 const FIXTURES: Record<string, object[]> = {
   [PROJECT]: [
     context('default'),
+    interfaceCopy('default'),
     subnet('default'),
     {
       apiVersion: 'ipam.miloapis.com/v1alpha1',
@@ -56,6 +57,7 @@ const FIXTURES: Record<string, object[]> = {
   ],
   [HUB]: [
     context(H),
+    interfaceCopy(H),
     subnet(H),
     servingLocation(),
     {
@@ -132,6 +134,19 @@ const FIXTURES: Record<string, object[]> = {
     },
   ],
 };
+
+/** A copy of interface web-0 of cell-a (controllers.md §13): no claimRef. */
+function interfaceCopy(namespace: string) {
+  return {
+    apiVersion: 'networking.datumapis.com/v1alpha',
+    kind: 'NetworkInterface',
+    metadata: { name: 'web-0.cell-a', namespace },
+    spec: {
+      network: { name: 'vpc' },
+      addresses: [{ family: 'IPv6', address: 'fd20::1:0:0/96', gateway: 'fd20::1', primary: true }],
+    },
+  };
+}
 
 function context(namespace: string) {
   return {

@@ -66,6 +66,8 @@ export interface FixtureKOptions {
   controllers?: ControllerDefinition<CellContext>[] | false;
   /** `--location`. */
   location?: string;
+  /** Give the cell the hub (`--hub-kubeconfig`, `--cell-name cell-a`). */
+  hub?: boolean;
   clock?: Clock;
 }
 
@@ -126,6 +128,7 @@ export async function startFixtureK(options: FixtureKOptions = {}): Promise<Cell
       k.cell = await startCell({
         cell: s.kubeConfig(CELL_A),
         ipam: s.kubeConfig('platform'),
+        ...(options.hub && { hub: s.kubeConfig('hub'), cellName: CELL_A }),
         location,
         log: s.ctx.log,
         clock: options.clock,

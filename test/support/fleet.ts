@@ -47,11 +47,20 @@ export interface FleetConfigOptions {
   projects?: string[];
   /** Location `us-central-1` without its city code (scenario 112). */
   withoutCityCode?: boolean;
+  /** Location `eu-west-1` (city code DUB) besides `us-central-1` (scenario 123). */
+  euWest1?: boolean;
+  /** Serve `cell-a` without its controllers, for a `netpresence cell` the test runs (S120). */
+  externalCellA?: boolean;
 }
 
 export const FIXTURE_TOPOLOGY = {
   'topology.datum.net/city-code': 'DFW',
   'topology.datum.net/region': 'us-central1',
+};
+
+export const EU_WEST_1_TOPOLOGY = {
+  'topology.datum.net/city-code': 'DUB',
+  'topology.datum.net/region': 'europe-west1',
 };
 
 /** Fixture F as a fleet config (YAML). */
@@ -64,8 +73,14 @@ export function fixtureFConfig(options: FleetConfigOptions = {}): string {
       organization: 'acme',
       networks: [{ name: 'vpc' }],
     })),
-    locations: [{ name: 'us-central-1', topology }],
-    cells: [{ name: 'cell-a', location: 'us-central-1' }, ...(options.cells ?? [])],
+    locations: [
+      { name: 'us-central-1', topology },
+      ...(options.euWest1 ? [{ name: 'eu-west-1', topology: EU_WEST_1_TOPOLOGY }] : []),
+    ],
+    cells: [
+      { name: 'cell-a', location: 'us-central-1', ...(options.externalCellA && { controllers: false }) },
+      ...(options.cells ?? []),
+    ],
   });
 }
 

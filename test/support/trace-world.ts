@@ -2,7 +2,7 @@
  * A complete, healthy world for trace tests, in a FakePlaneReader: project `project-alpha` with
  * Network `vpc` present and Ready in `us-central-1` — binding, context, Subnet, hub copies,
  * policy, Cluster `cell-us-central-1` with its copies, and claim `web-0` bound to interface
- * `web-0` with its address held in IPAM. Tests break one thing and trace.
+ * `web-0` with its address held in IPAM, and the interface's hub and project copies. Tests break one thing and trace.
  *
  * Guarantees: traced as built, every hop is ok (the data plane's conditions left at their seed);
  * the mutators change exactly the object they name, in every plane it is copied to when asked.
@@ -185,6 +185,15 @@ export class TestWorld {
         ],
       },
     });
+    for (const [plane, namespace] of [
+      [HUB_CONTEXT, HUB_NS],
+      [PROJECT_PLANE, 'default'],
+    ])
+      r.put(plane, Kinds.networkInterface, {
+        metadata: { name: `${CLAIM}.${CELL}`, namespace },
+        spec: { network: { name: NETWORK } },
+        status: { phase: 'Bound', conditions: [] },
+      });
     r.put(PROJECT_PLANE, Kinds.ipClaim, {
       metadata: { name: `${CLAIM}-f-ipv6`, namespace: 'default' },
       spec: {},

@@ -34,6 +34,10 @@ import type { IpamDirectory } from './ipam-directory.ts';
 export interface CellContext {
   /** The cell plane: claims, interfaces, propagated contexts, subnets and ServingLocations. */
   cell: PlaneAccess;
+  /** The hub, when the cell has one: hub copies of its interfaces (controllers.md §13.1). */
+  hub?: PlaneAccess;
+  /** The cell's name on the hub (its Cluster): the `<interface>.<cell>` of its copies. */
+  cellName?: string;
   ipam: IpamDirectory;
   identity: IdentityHolder;
   /** The `--location` fallback. */
