@@ -24,6 +24,7 @@ export interface CellFlags extends ProcessFlags {
   ipamContext?: string;
   ipamUrl?: string;
   location?: string;
+  cellName?: string;
 }
 
 export const ipamBaseMissing = 'netpresence cell needs the IPAM base: give --ipam-kubeconfig or --ipam-url';
@@ -56,6 +57,7 @@ export async function runCell(flags: CellFlags): Promise<CellProcess> {
     ipam,
     hub: flags.hubKubeconfig ? loadKubeConfig(flags.hubKubeconfig, flags.hubContext) : undefined,
     location: flags.location,
+    cellName: flags.cellName,
     ...processSettings(flags, 'cell'),
   });
 }
@@ -79,7 +81,11 @@ export function cellCommand(): Command {
       '--ipam-url <url>',
       "the IPAM base URL instead of --ipam-kubeconfig, reached with --kubeconfig's user credentials and CA",
     )
-    .option('--location <name>', 'the location to serve when no single ServingLocation has been delivered');
+    .option('--location <name>', 'the location to serve when no single ServingLocation has been delivered')
+    .option(
+      '--cell-name <name>',
+      "this cell's name, in the name and label of every IPClaim it makes (default: --kubeconfig's current cluster name)",
+    );
   return withProcessOptions(command, { metrics: 8080, health: 8081 }).action(async (flags: CellFlags) =>
     serveUntilSignalled('cell', await runCell(flags)),
   );

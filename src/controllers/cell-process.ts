@@ -79,6 +79,11 @@ export interface CellOptions {
   controllers?: ControllerDefinition<CellContext>[];
   /** The plane name on log lines; default `cell`. */
   name?: string;
+  /**
+   * This cell's name, in the name and label of every IPClaim its claims make (apis.md §7.4);
+   * default `name`, else the cell kubeconfig's current cluster name.
+   */
+  cellName?: string;
 }
 
 export interface CellProcess {
@@ -100,6 +105,7 @@ export async function startCell(options: CellOptions): Promise<CellProcess> {
     cell,
     ipam: new IpamDirectory(options.ipam),
     identity: new IdentityHolder(),
+    cellName: options.cellName ?? options.name ?? options.cell.getCurrentCluster()?.name ?? 'cell',
     configuredLocation: options.location || undefined,
     instance: identity,
     clock,

@@ -47,6 +47,8 @@ export interface FleetConfigOptions {
   projects?: string[];
   /** Location `us-central-1` without its city code (scenario 112). */
   withoutCityCode?: boolean;
+  /** Locations besides `us-central-1`, with fixture F's topology unless given. */
+  locations?: { name: string; topology?: Record<string, string> }[];
 }
 
 export const FIXTURE_TOPOLOGY = {
@@ -64,7 +66,10 @@ export function fixtureFConfig(options: FleetConfigOptions = {}): string {
       organization: 'acme',
       networks: [{ name: 'vpc' }],
     })),
-    locations: [{ name: 'us-central-1', topology }],
+    locations: [
+      { name: 'us-central-1', topology },
+      ...(options.locations ?? []).map((l) => ({ name: l.name, topology: l.topology ?? FIXTURE_TOPOLOGY })),
+    ],
     cells: [{ name: 'cell-a', location: 'us-central-1' }, ...(options.cells ?? [])],
   });
 }
@@ -369,8 +374,8 @@ export function s104Outcome(f: FleetFixture, claim = 'web-0-eth0', address = 'fd
         iface.spec.mtu === 1460
       );
     },
-    [`IPClaim ${claim}-f-ipv6 is Bound in project-alpha/default`]: async () =>
-      (await get(f, ALPHA, 'ipClaims', `${claim}-f-ipv6`, 'default'))?.status?.phase === 'Bound',
+    [`IPClaim ${claim}.cell-a-f-ipv6 is Bound in project-alpha/default`]: async () =>
+      (await get(f, ALPHA, 'ipClaims', `${claim}.cell-a-f-ipv6`, 'default'))?.status?.phase === 'Bound',
   };
 }
 

@@ -36,6 +36,8 @@ export interface CellContext {
   cell: PlaneAccess;
   ipam: IpamDirectory;
   identity: IdentityHolder;
+  /** This cell's name: part of the name of every IPClaim its claims make, and their label. */
+  cellName: string;
   /** The `--location` fallback. */
   configuredLocation?: string;
   /** Who reports events (the Lease identity). */
