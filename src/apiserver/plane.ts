@@ -17,6 +17,7 @@ import { RevisionLog, type LogBackend } from './storage/revision-log.ts';
 import { CrdCleanup } from './lifecycle/crd-cleanup.ts';
 import { GarbageCollector } from './lifecycle/garbage-collector.ts';
 import { NamespaceTermination } from './lifecycle/namespace-termination.ts';
+import { removeStrandedDeletions } from './lifecycle/stranded-deletions.ts';
 import { randomUUID } from 'node:crypto';
 
 export interface PlaneOptions {
@@ -44,6 +45,7 @@ export class Plane implements PlaneState {
     options: PlaneOptions = {},
   ) {
     this.log = new RevisionLog(options.historyLimit, options.backend);
+    removeStrandedDeletions(this.log);
     this.catalog = new Catalog(this.log);
     this.now = options.now ?? (() => new Date());
     for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);

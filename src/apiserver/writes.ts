@@ -9,7 +9,7 @@
  *   where status is a subresource) changes, and once when deletion starts;
  * - a write that changes nothing stores nothing and emits no event;
  * - an object with finalizers is only marked for deletion; it goes in the write that removes its
- *   last finalizer (a MODIFIED, then a DELETED event);
+ *   last finalizer (a MODIFIED, then a DELETED event, committed in one storage transaction);
  * - every step runs synchronously, so a write is atomic with respect to other requests.
  */
 import { randomInt, randomUUID } from 'node:crypto';
@@ -298,16 +298,18 @@ export function updateObject(
   if (deepEqual(next, old) && admitted.related.length === 0) return old;
   if (options.dryRun) return next;
   const key = objectKey(old.metadata.namespace, name);
-  const stored = commit(
-    plane,
-    type,
-    { resource: type.storage, key, object: storedForm(type, next) },
-    admitted.related,
-  )!;
-  if (stored.metadata.deletionTimestamp && (stored.metadata.finalizers ?? []).length === 0) {
-    return presentedForm(type, plane.log.remove(type.storage, key)!);
+  const change: Change = { resource: type.storage, key, object: storedForm(type, next) };
+  if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
+    // The update and the removal are one transaction: a crash between two would leave the
+    // object deleting with nothing left to remove it (scenario 133).
+    const results = plane.log.transact([
+      change,
+      ...admitted.related.map((w) => relatedChange(plane, w)),
+      { resource: type.storage, key },
+    ]);
+    return presentedForm(type, results[results.length - 1]!);
   }
-  return stored;
+  return commit(plane, type, change, admitted.related)!;
 }
 
 export interface DeleteOptions {

@@ -59,8 +59,8 @@ export async function runCell(flags: CellFlags): Promise<CellProcess> {
     cell,
     ipam,
     hub: flags.hubKubeconfig ? loadKubeConfig(flags.hubKubeconfig, flags.hubContext) : undefined,
-    cellName: flags.cellName,
     location: flags.location,
+    cellName: flags.cellName,
     ...processSettings(flags, 'cell'),
   });
 }
@@ -76,10 +76,6 @@ export function cellCommand(): Command {
       '--hub-kubeconfig <path>',
       'kubeconfig of the federation hub (optional): with it, every interface is written back to the hub',
     )
-    .option(
-      '--cell-name <name>',
-      'the name of this cell on the hub (its Cluster); required with --hub-kubeconfig',
-    )
     .option('--hub-context <name>', 'context to use in the hub kubeconfig')
     .option(
       '--ipam-kubeconfig <path>',
@@ -90,7 +86,11 @@ export function cellCommand(): Command {
       '--ipam-url <url>',
       "the IPAM base URL instead of --ipam-kubeconfig, reached with --kubeconfig's user credentials and CA",
     )
-    .option('--location <name>', 'the location to serve when no single ServingLocation has been delivered');
+    .option('--location <name>', 'the location to serve when no single ServingLocation has been delivered')
+    .option(
+      '--cell-name <name>',
+      "this cell's name (its Cluster on the hub): in the name and label of every IPClaim it makes, and the name of its interfaces' hub copies; required with --hub-kubeconfig (default: --kubeconfig's current cluster name)",
+    );
   return withProcessOptions(command, { metrics: 8080, health: 8081 }).action(async (flags: CellFlags) =>
     serveUntilSignalled('cell', await runCell(flags)),
   );

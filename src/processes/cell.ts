@@ -66,8 +66,6 @@ export interface CellOptions {
   ipam: KubeConfig;
   /** The hub: the interface write-back runs when it is given (with `cellName`). */
   hub?: KubeConfig;
-  /** The cell's name on the hub (its Cluster); required with `hub`. */
-  cellName?: string;
   /** The configured location, the fallback identity. */
   location?: string;
   log: Logger;
@@ -84,6 +82,11 @@ export interface CellOptions {
   controllers?: ControllerDefinition<CellContext>[];
   /** The plane name on log lines; default `cell`. */
   name?: string;
+  /**
+   * This cell's name, in the name and label of every IPClaim its claims make (apis.md §7.4);
+   * default `name`, else the cell kubeconfig's current cluster name.
+   */
+  cellName?: string;
 }
 
 export interface CellProcess {
@@ -105,9 +108,9 @@ export async function startCell(options: CellOptions): Promise<CellProcess> {
   const ctx: CellContext = {
     cell,
     hub,
-    cellName: options.cellName,
     ipam: new IpamDirectory(options.ipam),
     identity: new IdentityHolder(),
+    cellName: options.cellName ?? options.name ?? options.cell.getCurrentCluster()?.name ?? 'cell',
     configuredLocation: options.location || undefined,
     instance: identity,
     clock,

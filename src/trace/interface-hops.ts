@@ -7,7 +7,12 @@
  * its messages; addresses by the IPClaim behind each one (present, same CIDR); the claim by its
  * `Ready`, where `NotPrepared` and `NotProgrammed` — the data plane's conditions — count as done.
  */
-import { addressClaimName, classDiscriminator, familyDiscriminator } from '../apis/ipam/v1alpha1/ip-claim.ts';
+import {
+  addressClaimName,
+  classDiscriminator,
+  familyDiscriminator,
+  legacyAddressClaimName,
+} from '../apis/ipam/v1alpha1/ip-claim.ts';
 import type { IPClaim } from '../apis/ipam/v1alpha1/ip-claim.ts';
 import { ClaimReason, claimRefusalMessages } from '../apis/networking/v1alpha/claim-refusals.ts';
 import { IpamFailureReason } from '../apis/networking/v1alpha/ipam-failures.ts';
@@ -172,7 +177,7 @@ export async function addressesHop(
   const hop: Hop = {
     id: 'addresses',
     plane,
-    object: `IPClaim ${qualified(`${owner}-*`, route?.projectNamespace)}`,
+    object: `IPClaim ${qualified(`${owner}.${cluster}-*`, route?.projectNamespace)}`,
     state: 'ok',
   };
   if (ready?.status === 'False' && IPAM_REFUSALS.includes(ready.reason))
@@ -203,11 +208,25 @@ export async function addressesHop(
     })),
   ];
   for (const { address, discriminator } of wanted) {
-    const name = addressClaimName(owner, discriminator);
-    const found = await probeGet<IPClaim>(reader, plane, Kinds.ipClaim, name, route.projectNamespace);
+    const holds = (cidr: string | undefined) =>
+      cidr !== undefined && (cidr === address || cidr.split('/')[0] === address);
+    let name = addressClaimName(owner, cluster, discriminator);
+    let found = await probeGet<IPClaim>(reader, plane, Kinds.ipClaim, name, route.projectNamespace);
+    if (found.found && !found.value) {
+      // An interface minted before IPClaims named the cell keeps the IPClaim of its address.
+      const legacyName = legacyAddressClaimName(owner, discriminator);
+      const legacy = await probeGet<IPClaim>(
+        reader,
+        plane,
+        Kinds.ipClaim,
+        legacyName,
+        route.projectNamespace,
+      );
+      if (legacy.found && holds(legacy.value?.status?.allocatedCIDR)) [name, found] = [legacyName, legacy];
+    }
     if (!found.found) return { ...hop, state: 'unreachable', note: found.unreachable };
     const cidr = found.value?.status?.allocatedCIDR;
-    const held = cidr !== undefined && (cidr === address || cidr.split('/')[0] === address);
+    const held = holds(cidr);
     if (!held) {
       const note = found.value
         ? interfaceNotes.otherAllocation(address, name, cidr ?? '')

@@ -353,7 +353,7 @@ describe('traceClaim', () => {
 
   it('an address whose IPAM allocation is gone names the addresses hop', async () => {
     const world = new TestWorld();
-    world.reader.remove(PROJECT_PLANE, Kinds.ipClaim, `${CLAIM}-f-ipv6`, 'default');
+    world.reader.remove(PROJECT_PLANE, Kinds.ipClaim, `${CLAIM}.${CELL}-f-ipv6`, 'default');
     await world.edit(CELL, Kinds.networkInterfaceClaim, CLAIM, HUB_NS, (claim) => {
       claim.status = {
         networkInterfaceRef: { name: CLAIM },

@@ -32,7 +32,8 @@ import {
 function s106Outcome(f: FleetFixture) {
   return {
     'the interface is gone': () => gone(f, 'cell-a', 'interfaces', 'web-0-eth0', f.H),
-    'the IPClaim of the interface is gone': () => gone(f, ALPHA, 'ipClaims', 'web-0-eth0-f-ipv6', 'default'),
+    'the IPClaim of the interface is gone': () =>
+      gone(f, ALPHA, 'ipClaims', 'web-0-eth0.cell-a-f-ipv6', 'default'),
     'C is gone from the project plane': () => gone(f, ALPHA, 'networkContexts', C, 'default'),
     "C's IPClaim is gone": async () =>
       (await f.client<Any>(ALPHA, KINDS.ipClaims).list({ namespace: 'default' })).items.every(

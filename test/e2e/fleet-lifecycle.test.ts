@@ -131,7 +131,7 @@ describe('end to end on the embedded fleet: lifecycles', () => {
     await claims.delete('web-0-eth0', fx.H);
     await fx.client(cellA, KINDS.interfaces).delete('web-0-eth0', fx.H);
     await allWithin(WITHIN, {
-      'the IPClaim is gone': () => gone(fx, ALPHA, 'ipClaims', 'web-0-eth0-f-ipv6', 'default'),
+      'the IPClaim is gone': () => gone(fx, ALPHA, 'ipClaims', 'web-0-eth0.cell-a-f-ipv6', 'default'),
       'its retained IPAllocation is gone': async () =>
         (await fx.client<Any>(ALPHA, IP_ALLOCATIONS).list()).items.every((a: Any) => a.spec.cidr !== ADDRESS),
       'the old C finished deleting and a new C holds fd20::/64': async () => {

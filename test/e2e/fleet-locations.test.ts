@@ -117,7 +117,7 @@ describe('end to end on the embedded fleet: locations', () => {
     await allWithin(WITHIN, {
       'its interface is gone': async () => !(await present(fx, 'cell-a', 'interfaces', 'web-0-eth0', fx.H)),
       'its IPClaim is gone': async () =>
-        !(await present(fx, ALPHA, 'ipClaims', 'web-0-eth0-f-ipv6', 'default')),
+        !(await present(fx, ALPHA, 'ipClaims', 'web-0-eth0.cell-a-f-ipv6', 'default')),
       "cell-a's copy of C is gone": async () => !(await present(fx, 'cell-a', 'networkContexts', C, fx.H)),
     });
   });

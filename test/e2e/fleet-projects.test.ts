@@ -125,8 +125,8 @@ describe('end to end on the embedded fleet: networks and projects', () => {
     const betaClaims = await ipClaims(BETA);
     const alphaInterface = await get(fx, 'cell-a', 'interfaces', 'x-eth0', fx.H);
     const betaInterface = await get(fx, 'cell-a', 'interfaces', 'x-eth0', V);
-    assert.ok(alphaClaims.some((c: Any) => c.metadata.name === 'x-eth0-f-ipv6'));
-    assert.ok(betaClaims.some((c: Any) => c.metadata.name === 'x-eth0-f-ipv6'));
+    assert.ok(alphaClaims.some((c: Any) => c.metadata.name === 'x-eth0.cell-a-f-ipv6'));
+    assert.ok(betaClaims.some((c: Any) => c.metadata.name === 'x-eth0.cell-a-f-ipv6'));
     assert.notEqual(alphaInterface.metadata.uid, betaInterface.metadata.uid);
     const betaUids = new Set(betaClaims.map((c: Any) => c.metadata.uid));
     assert.ok(

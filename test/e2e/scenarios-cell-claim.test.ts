@@ -7,7 +7,7 @@ import { afterEach, describe, it } from 'node:test';
 import { isDnsSubdomain } from '../../src/apis/common/names.ts';
 import type { NetworkInterface } from '../../src/apis/networking/v1alpha/network-interface.ts';
 import type { Subnet } from '../../src/apis/networking/v1alpha/subnet.ts';
-import { ipClaimNameFor } from '../../src/controllers/cell/address-requests.ts';
+import { addressClaimName } from '../../src/apis/ipam/v1alpha1/ip-claim.ts';
 import { cellView } from '../../src/controllers/cell/cell-context.ts';
 import { claimController, claimsOfContext } from '../../src/controllers/cell/claim.ts';
 import { contextHoldController } from '../../src/controllers/cell/context-hold.ts';
@@ -101,8 +101,8 @@ describe('claim controller (fixture K)', () => {
       assert.equal(conditionOf(iface, type)?.reason, 'Pending');
     }
     const ipClaims = await Promise.all(
-      ['web-0-eth0-f-ipv6', 'web-0-eth0-f-ipv4', 'web-0-eth0-c-datum-public-v4'].map((n) =>
-        k!.ipClaims.get(n, 'default'),
+      ['web-0-eth0.cell-a-f-ipv6', 'web-0-eth0.cell-a-f-ipv4', 'web-0-eth0.cell-a-c-datum-public-v4'].map(
+        (n) => k!.ipClaims.get(n, 'default'),
       ),
     );
     for (const ipClaim of ipClaims) {
@@ -256,7 +256,7 @@ describe('claim controller (fixture K)', () => {
     const watch = await k.ipClaims.watch(
       { namespace: 'default', resourceVersion: start.resourceVersion },
       (type, object: { metadata: { name: string } }) => {
-        if (object?.metadata?.name === 'half-eth0-f-ipv6') seen.push(type);
+        if (object?.metadata?.name === 'half-eth0.cell-a-f-ipv6') seen.push(type);
       },
       () => undefined,
     );
@@ -270,7 +270,7 @@ describe('claim controller (fixture K)', () => {
       assert.equal(await k.interfaces.get('half-eth0', k.H), undefined);
       await until(() => seen.includes('DELETED'), WITHIN, 'half-eth0-f-ipv6 to be rolled back');
       assert.deepEqual(seen, ['ADDED', 'DELETED']);
-      assert.equal(await k.ipClaims.get('half-eth0-f-ipv6', 'default'), undefined);
+      assert.equal(await k.ipClaims.get('half-eth0.cell-a-f-ipv6', 'default'), undefined);
     } finally {
       watch.abort();
     }
@@ -296,7 +296,11 @@ describe('claim controller (fixture K)', () => {
     k = await startFixtureK();
     await dualStackBound(k);
     await k.claims.delete('web-0-eth0', k.H);
-    const names = ['web-0-eth0-f-ipv6', 'web-0-eth0-f-ipv4', 'web-0-eth0-c-datum-public-v4'];
+    const names = [
+      'web-0-eth0.cell-a-f-ipv6',
+      'web-0-eth0.cell-a-f-ipv4',
+      'web-0-eth0.cell-a-c-datum-public-v4',
+    ];
     await until(
       async () => {
         const left = await Promise.all([
@@ -403,13 +407,16 @@ describe('claim controller (fixture K)', () => {
       WITHIN,
       'shared to be unbound',
     );
-    assert.ok(await k.ipAllocations.get('minter-f-ipv6', 'default'), 'the allocation is retained meanwhile');
+    assert.ok(
+      await k.ipAllocations.get('minter.cell-a-f-ipv6', 'default'),
+      'the allocation is retained meanwhile',
+    );
     await k.interfaces.delete('shared', k.H);
     await until(
       async () =>
         !(await k!.interfaces.get('shared', k!.H)) &&
-        !(await k!.ipClaims.get('minter-f-ipv6', 'default')) &&
-        !(await k!.ipAllocations.get('minter-f-ipv6', 'default')),
+        !(await k!.ipClaims.get('minter.cell-a-f-ipv6', 'default')) &&
+        !(await k!.ipAllocations.get('minter.cell-a-f-ipv6', 'default')),
       WITHIN,
       'shared, minter-f-ipv6 and its IPAllocation to go',
     );
@@ -421,7 +428,7 @@ describe('claim controller (fixture K)', () => {
     await bound(k, 'unbacked');
     const counter = 'netpresence_network_interface_missing_allocations_total';
     const counted = await metricValue(k, counter, { project: ALPHA });
-    await k.ipClaims.delete('unbacked-f-ipv6', 'default');
+    await k.ipClaims.delete('unbacked.cell-a-f-ipv6', 'default');
     await reconcileClaimAgain(k, 'unbacked');
     await reconcileClaimAgain(k, 'unbacked');
     const claim = (await k.claims.get('unbacked', k.H))!;
@@ -435,7 +442,7 @@ describe('claim controller (fixture K)', () => {
     assert.equal(conditionOf(claim, 'Ready')?.reason, 'NotAllocated');
     assert.equal(conditionOf(claim, 'Bound')?.status, 'True');
     assert.equal((await k.interfaces.get('unbacked', k.H))?.spec.addresses?.[0].address, 'fd20::1:0:0/96');
-    assert.equal(await k.ipClaims.get('unbacked-f-ipv6', 'default'), undefined);
+    assert.equal(await k.ipClaims.get('unbacked.cell-a-f-ipv6', 'default'), undefined);
     const events = (await k.events.list({ namespace: k.H })).items.filter(
       (e) => e.reason === 'AddressAllocationMissing',
     );
@@ -448,7 +455,7 @@ describe('claim controller (fixture K)', () => {
     assert.equal(event.related.kind, 'NetworkInterface');
     assert.equal(event.related.name, 'unbacked');
     assert.match(event.note, /fd20::1:0:0\/96/);
-    assert.match(event.note, /unbacked-f-ipv6/);
+    assert.match(event.note, /unbacked.cell-a-f-ipv6/);
     assert.match(event.note, /project-alpha/);
     assert.equal(await metricValue(k, counter, { project: ALPHA }), counted + 1);
   });
@@ -622,8 +629,8 @@ describe('claim controller (fixture K)', () => {
     assert.equal(name.length, 253);
     await createClaim(k, name, { ipFamilies: ['IPv6', 'IPv4'] });
     await bound(k, name);
-    const v6 = ipClaimNameFor(name, 'f-ipv6');
-    const v4 = ipClaimNameFor(name, 'f-ipv4');
+    const v6 = addressClaimName(name, 'cell-a', 'f-ipv6');
+    const v4 = addressClaimName(name, 'cell-a', 'f-ipv4');
     assert.notEqual(v6, v4);
     for (const ipClaim of [v6, v4]) {
       assert.match(ipClaim, /^web-a{236}-[0-9a-f]{12}$/);
@@ -633,8 +640,8 @@ describe('claim controller (fixture K)', () => {
     const names = await ipClaimNames(k);
     await reconcileClaimAgain(k, name);
     assert.deepEqual(await ipClaimNames(k), names);
-    assert.equal(ipClaimNameFor('x', 'c-f-ipv6'), 'x-c-f-ipv6');
-    assert.notEqual(ipClaimNameFor('x', 'c-f-ipv6'), ipClaimNameFor('x', 'f-ipv6'));
+    assert.equal(addressClaimName('x', 'cell-a', 'c-f-ipv6'), 'x.cell-a-c-f-ipv6');
+    assert.notEqual(addressClaimName('x', 'cell-a', 'c-f-ipv6'), addressClaimName('x', 'cell-a', 'f-ipv6'));
   });
 
   it('S98 a claim outlives its interface', async () => {
@@ -645,7 +652,11 @@ describe('claim controller (fixture K)', () => {
     await k.interfaces.delete('web-0-eth0', k.H);
     await k.claims.delete('web-0-eth0', k.H);
     await k.startCell([claimController]);
-    const names = ['web-0-eth0-f-ipv6', 'web-0-eth0-f-ipv4', 'web-0-eth0-c-datum-public-v4'];
+    const names = [
+      'web-0-eth0.cell-a-f-ipv6',
+      'web-0-eth0.cell-a-f-ipv4',
+      'web-0-eth0.cell-a-c-datum-public-v4',
+    ];
     await until(
       async () => {
         const left = await Promise.all([
@@ -674,7 +685,7 @@ async function retainedKeep(fixture: CellScenario): Promise<NetworkInterface> {
   ).then(() => fixture.interfaces.get('keep-eth0', fixture.H));
   assert.equal(iface!.spec.claimRef, undefined);
   assert.equal(iface!.spec.addresses?.[0].address, 'fd20::1:0:0/96');
-  assert.ok(await fixture.ipClaims.get('keep-eth0-f-ipv6', 'default'), 'its IPClaim still exists');
+  assert.ok(await fixture.ipClaims.get('keep-eth0.cell-a-f-ipv6', 'default'), 'its IPClaim still exists');
   return iface!;
 }
 

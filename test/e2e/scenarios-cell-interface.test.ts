@@ -36,13 +36,13 @@ describe('interface controller', () => {
       WITHIN,
       'keep-eth0 to be Available',
     );
-    assert.ok(await k.ipClaims.get('keep-eth0-f-ipv6', 'default'));
+    assert.ok(await k.ipClaims.get('keep-eth0.cell-a-f-ipv6', 'default'));
     await k.interfaces.delete('keep-eth0', k.H);
     await until(
       async () =>
         !(await k!.interfaces.get('keep-eth0', k!.H)) &&
-        !(await k!.ipClaims.get('keep-eth0-f-ipv6', 'default')) &&
-        !(await k!.ipAllocations.get('keep-eth0-f-ipv6', 'default')),
+        !(await k!.ipClaims.get('keep-eth0.cell-a-f-ipv6', 'default')) &&
+        !(await k!.ipAllocations.get('keep-eth0.cell-a-f-ipv6', 'default')),
       WITHIN,
       'the interface, keep-eth0-f-ipv6 and its retained IPAllocation to go',
     );

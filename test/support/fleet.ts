@@ -51,6 +51,8 @@ export interface FleetConfigOptions {
   euWest1?: boolean;
   /** Serve `cell-a` without its controllers, for a `netpresence cell` the test runs (S120). */
   externalCellA?: boolean;
+  /** Locations besides `us-central-1`, with fixture F's topology unless given. */
+  locations?: { name: string; topology?: Record<string, string> }[];
 }
 
 export const FIXTURE_TOPOLOGY = {
@@ -76,6 +78,7 @@ export function fixtureFConfig(options: FleetConfigOptions = {}): string {
     locations: [
       { name: 'us-central-1', topology },
       ...(options.euWest1 ? [{ name: 'eu-west-1', topology: EU_WEST_1_TOPOLOGY }] : []),
+      ...(options.locations ?? []).map((l) => ({ name: l.name, topology: l.topology ?? FIXTURE_TOPOLOGY })),
     ],
     cells: [
       { name: 'cell-a', location: 'us-central-1', ...(options.externalCellA && { controllers: false }) },
@@ -384,8 +387,8 @@ export function s104Outcome(f: FleetFixture, claim = 'web-0-eth0', address = 'fd
         iface.spec.mtu === 1460
       );
     },
-    [`IPClaim ${claim}-f-ipv6 is Bound in project-alpha/default`]: async () =>
-      (await get(f, ALPHA, 'ipClaims', `${claim}-f-ipv6`, 'default'))?.status?.phase === 'Bound',
+    [`IPClaim ${claim}.cell-a-f-ipv6 is Bound in project-alpha/default`]: async () =>
+      (await get(f, ALPHA, 'ipClaims', `${claim}.cell-a-f-ipv6`, 'default'))?.status?.phase === 'Bound',
   };
 }
 

@@ -195,7 +195,7 @@ export class TestWorld {
         status: { phase: 'Bound', conditions: [] },
       });
     r.put(PROJECT_PLANE, Kinds.ipClaim, {
-      metadata: { name: `${CLAIM}-f-ipv6`, namespace: 'default' },
+      metadata: { name: `${CLAIM}.${CELL}-f-ipv6`, namespace: 'default' },
       spec: {},
       status: { phase: 'Bound', allocatedCIDR: 'fd20::1:0:0/96' },
     });

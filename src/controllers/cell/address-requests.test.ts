@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isDnsSubdomain } from '../../apis/common/names.ts';
 import type { NetworkInterface } from '../../apis/networking/v1alpha/network-interface.ts';
-import { allocationOwner, bareAddress, heldAddresses, ipClaimNameFor } from './address-requests.ts';
+import { addressClaimName } from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import { allocationOwner, bareAddress, heldAddresses } from './address-requests.ts';
 
 describe('address requests', () => {
   it('bare form drops only a host prefix', () => {
@@ -13,14 +14,14 @@ describe('address requests', () => {
     assert.equal(bareAddress('203.0.113.9'), '203.0.113.9');
   });
 
-  it('names IPClaims by claim and discriminator, hashing long names deterministically', () => {
-    assert.equal(ipClaimNameFor('x', 'f-ipv6'), 'x-f-ipv6');
-    assert.equal(ipClaimNameFor('x', 'c-f-ipv6'), 'x-c-f-ipv6');
+  it('names IPClaims by claim, cell and discriminator, hashing long names deterministically', () => {
+    assert.equal(addressClaimName('x', 'c', 'f-ipv6'), 'x.c-f-ipv6');
+    assert.equal(addressClaimName('x', 'c', 'c-f-ipv6'), 'x.c-c-f-ipv6');
     const long = 'a'.repeat(253);
-    const v6 = ipClaimNameFor(long, 'f-ipv6');
-    const v4 = ipClaimNameFor(long, 'f-ipv4');
+    const v6 = addressClaimName(long, 'c', 'f-ipv6');
+    const v4 = addressClaimName(long, 'c', 'f-ipv4');
     assert.notEqual(v6, v4);
-    assert.equal(v6, ipClaimNameFor(long, 'f-ipv6'));
+    assert.equal(v6, addressClaimName(long, 'c', 'f-ipv6'));
     assert.ok(isDnsSubdomain(v6) && isDnsSubdomain(v4));
     assert.match(v6, /^a{240}-[0-9a-f]{12}$/);
   });

@@ -1,7 +1,7 @@
 /**
  * What a claim asks IPAM for and what an interface holds, as IPClaim names (controllers.md §10,
  * apis.md §7.4): one request per family (`f-<family>`) and one per address class (`c-<class>`),
- * each an IPClaim named `<owner>-<discriminator>` (or its hashed fallback).
+ * each an IPClaim named `<owner>.<cell>-<discriminator>` (or its hashed fallback).
  *
  * Guarantees: requests come in the spec's order — families first, then classes; the owner of an
  * interface's allocations is its allocation-claim annotation, else its claimRef, else its own
@@ -9,11 +9,7 @@
  * the prefix only from a host CIDR (/32, /128) and keeps any other value as it is.
  */
 import type { IPFamily } from '../../apis/common/refs.ts';
-import {
-  addressClaimName,
-  classDiscriminator,
-  familyDiscriminator,
-} from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import { classDiscriminator, familyDiscriminator } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { requestDescription } from '../../apis/networking/v1alpha/ipam-failures.ts';
 import type { NetworkInterfaceClaim } from '../../apis/networking/v1alpha/network-interface-claim.ts';
 import {
@@ -88,10 +84,6 @@ export function heldAddresses(iface: NetworkInterface): HeldAddress[] {
       external: true,
     })),
   ];
-}
-
-export function ipClaimNameFor(owner: string, discriminator: string): string {
-  return addressClaimName(owner, discriminator);
 }
 
 const HOST_PREFIX = /^(.*)\/(32|128)$/;

@@ -4,15 +4,28 @@
  * backed by its IPClaim, and releasing an owner's IPClaims with any retained IPAllocation.
  *
  * Guarantees:
+ * - every IPClaim is named after the claim and this cell (`<claim>.<cell>-<discriminator>`) and
+ *   labelled with the cell, so claims of one name in two cells never share an address;
  * - `allocateAll` reads each IPClaim before creating it, so a retry (names are deterministic)
  *   reuses what an earlier attempt made; a refused create is read once more (a lost race); on any
  *   refusal it rolls back exactly the IPClaims this attempt created, and a failed rollback is
  *   logged, not thrown — the next attempt finds them by name;
  * - `checkAllocations` never reallocates; it only reports what it finds;
- * - `releaseAddresses` tolerates what is already gone and throws every other error together.
+ * - `releaseAddresses` tolerates what is already gone and throws every other error together;
+ *   it deletes the IPAllocation named after the IPClaim even when the IPClaim is already gone,
+ *   so a release killed between its two deletes is finished by the next attempt (scenario 135);
+ * - an interface minted before IPClaims named the cell is still backed by its IPClaim under the
+ *   old name `<claim>-<discriminator>`, but only when that IPClaim holds exactly the address the
+ *   interface publishes (so another cell's IPClaim of that name is never taken for ours); it is
+ *   checked and released under that name, and nothing is renamed (a rename would free the address).
  */
 import type { Logger } from 'pino';
-import type { IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import {
+  addressClaimName,
+  CELL_LABEL,
+  legacyAddressClaimName,
+  type IPClaim,
+} from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { networkLocationScope } from '../../apis/ipam/v1alpha1/scope.ts';
 import { ClaimReason } from '../../apis/networking/v1alpha/claim-refusals.ts';
 import { ipamFailureMessages } from '../../apis/networking/v1alpha/ipam-failures.ts';
@@ -27,14 +40,16 @@ import {
   allocationOwner,
   bareAddress,
   heldAddresses,
-  ipClaimNameFor,
   type AddressRequest,
+  type HeldAddress,
 } from './address-requests.ts';
 import type { Refusal } from './claim-conditions.ts';
 import type { ProjectIpam } from './ipam-directory.ts';
 
 export interface AllocationTarget {
   ipam: ProjectIpam;
+  /** This cell: part of every IPClaim's name, and its label. */
+  cell: string;
   projectNamespace: string;
   network: string;
   location: string;
@@ -64,7 +79,7 @@ export async function allocateAll(
     return { allocated: false, refusal };
   };
   for (const request of requests) {
-    const claimName = ipClaimNameFor(owner, request.discriminator);
+    const claimName = addressClaimName(owner, target.cell, request.discriminator);
     const outcome = await allocateOne(claimName, request, target);
     if ('refusal' in outcome) return refuse(outcome.refusal);
     if (outcome.created) created.push(claimName);
@@ -89,7 +104,7 @@ async function allocateOne(
   if (existing) return { claim: existing, created: false };
   try {
     const claim = await ipam.claims.create({
-      metadata: { name: claimName, namespace: projectNamespace },
+      metadata: { name: claimName, namespace: projectNamespace, labels: { [CELL_LABEL]: target.cell } },
       spec: {
         ...(request.kind === 'family' ? { ipFamily: request.family } : { className: request.className }),
         reclaimPolicy: target.reclaimPolicy,
@@ -124,25 +139,28 @@ async function rollback(created: readonly string[], target: AllocationTarget, lo
   }
 }
 
-/** Deletes an IPClaim and, when it named one, its IPAllocation (freeing a retained address). */
+/**
+ * Deletes an IPClaim, then its IPAllocation (freeing an address IPAM retained). The allocation is
+ * the one the claim names, else the one named after the claim (apis.md §7.4): a release killed
+ * between the two deletes left no IPClaim to read, and the next attempt still frees it.
+ */
 async function releaseIpClaim(ipam: ProjectIpam, namespace: string, claimName: string): Promise<void> {
   const claim = await ipam.claims.get(claimName, namespace);
   await ipam.claims.delete(claimName, namespace);
-  const allocation = claim?.status?.boundAllocationRef?.name;
-  if (allocation) await ipam.allocations.delete(allocation, namespace);
+  await ipam.allocations.delete(claim?.status?.boundAllocationRef?.name ?? claimName, namespace);
 }
 
-/** Releases the IPClaims `<owner>-<discriminator>`; every error is thrown together at the end. */
-export async function releaseAddresses(
+/** Releases the IPClaims `names`; every error is thrown together at the end. */
+export async function releaseIpClaims(
   ipam: ProjectIpam,
   projectNamespace: string,
   owner: string,
-  discriminators: readonly string[],
+  names: readonly string[],
 ): Promise<void> {
   const errors: unknown[] = [];
-  for (const discriminator of discriminators) {
+  for (const name of names) {
     try {
-      await releaseIpClaim(ipam, projectNamespace, ipClaimNameFor(owner, discriminator));
+      await releaseIpClaim(ipam, projectNamespace, name);
     } catch (err) {
       errors.push(err);
     }
@@ -154,9 +172,56 @@ export async function releaseAddresses(
     );
 }
 
-/** The discriminators of the addresses an interface publishes. */
-export function interfaceDiscriminators(iface: NetworkInterface): string[] {
-  return heldAddresses(iface).map((address) => address.discriminator);
+/** Releases the IPClaims `<owner>.<cell>-<discriminator>` of a claim that holds no interface. */
+export async function releaseAddresses(
+  ipam: ProjectIpam,
+  projectNamespace: string,
+  owner: string,
+  cell: string,
+  discriminators: readonly string[],
+): Promise<void> {
+  const names = discriminators.map((discriminator) => addressClaimName(owner, cell, discriminator));
+  await releaseIpClaims(ipam, projectNamespace, owner, names);
+}
+
+/** Releases every IPClaim that backs an interface's addresses (under either name). */
+export async function releaseInterfaceIpClaims(
+  iface: NetworkInterface,
+  ipam: ProjectIpam,
+  projectNamespace: string,
+  cell: string,
+): Promise<void> {
+  const owner = allocationOwner(iface);
+  const names: string[] = [];
+  for (const held of heldAddresses(iface))
+    names.push((await backingClaim(iface, held, ipam, projectNamespace, cell)).name);
+  await releaseIpClaims(ipam, projectNamespace, owner, names);
+}
+
+const holdsAddress = (claim: IPClaim, held: HeldAddress): boolean => {
+  const cidr = claim.status?.allocatedCIDR ?? '';
+  return held.external ? bareAddress(cidr) === bareAddress(held.address) : cidr === held.address;
+};
+
+/**
+ * The IPClaim that should back one published address: `<owner>.<cell>-<discriminator>`; when
+ * that is absent, the name of earlier versions if that IPClaim holds exactly this address.
+ */
+async function backingClaim(
+  iface: NetworkInterface,
+  held: HeldAddress,
+  ipam: ProjectIpam,
+  projectNamespace: string,
+  cell: string,
+): Promise<{ name: string; claim?: IPClaim }> {
+  const owner = allocationOwner(iface);
+  const name = addressClaimName(owner, cell, held.discriminator);
+  const claim = await ipam.claims.get(name, projectNamespace);
+  if (claim) return { name, claim };
+  const legacyName = legacyAddressClaimName(owner, held.discriminator);
+  const legacy = await ipam.claims.get(legacyName, projectNamespace);
+  if (legacy && holdsAddress(legacy, held)) return { name: legacyName, claim: legacy };
+  return { name };
 }
 
 export interface AllocationFinding {
@@ -171,13 +236,12 @@ export async function checkAllocations(
   iface: NetworkInterface,
   ipam: ProjectIpam,
   projectNamespace: string,
+  cell: string,
 ): Promise<AllocationFinding[]> {
-  const owner = allocationOwner(iface);
   const interfaceName = iface.metadata.name!;
   const findings: AllocationFinding[] = [];
   for (const held of heldAddresses(iface)) {
-    const ipClaim = ipClaimNameFor(owner, held.discriminator);
-    const claim = await ipam.claims.get(ipClaim, projectNamespace);
+    const { name: ipClaim, claim } = await backingClaim(iface, held, ipam, projectNamespace, cell);
     if (!claim) {
       findings.push({
         message: networkInterfaceMessages.heldByNoAllocation(held.address, ipam.project),
@@ -190,9 +254,8 @@ export async function checkAllocations(
       });
       continue;
     }
-    const cidr = claim.status?.allocatedCIDR ?? '';
-    const matches = held.external ? bareAddress(cidr) === bareAddress(held.address) : cidr === held.address;
-    if (!matches)
+    if (!holdsAddress(claim, held)) {
+      const cidr = claim.status?.allocatedCIDR ?? '';
       findings.push({
         message: networkInterfaceMessages.heldByOtherAllocation(held.address, ipClaim, cidr),
         note: AddressAllocationMissingEvent.allocationDiffers(
@@ -203,6 +266,7 @@ export async function checkAllocations(
           cidr,
         ),
       });
+    }
   }
   return findings;
 }

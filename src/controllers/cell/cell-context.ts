@@ -36,10 +36,13 @@ export interface CellContext {
   cell: PlaneAccess;
   /** The hub, when the cell has one: hub copies of its interfaces (controllers.md §13.1). */
   hub?: PlaneAccess;
-  /** The cell's name on the hub (its Cluster): the `<interface>.<cell>` of its copies. */
-  cellName?: string;
   ipam: IpamDirectory;
   identity: IdentityHolder;
+  /**
+   * This cell's name (its Cluster on the hub): part of the name and the label of every IPClaim
+   * its claims make, and the `<interface>.<cell>` of its interfaces' hub copies.
+   */
+  cellName: string;
   /** The `--location` fallback. */
   configuredLocation?: string;
   /** Who reports events (the Lease identity). */

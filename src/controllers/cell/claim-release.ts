@@ -1,11 +1,16 @@
 /**
  * Releasing a deleted claim (controllers.md §10 "Release"): under `Retain` the interface is kept,
  * unbound and `Available`, with its addresses; under `Delete` its addresses are released and it is
- * deleted; a claim whose interface is already gone releases the IPClaims named after itself.
+ * deleted; a claim that holds no interface releases the IPClaims named after itself in this cell.
  *
  * Guarantees: the claim's finalizer is removed only after its interface and addresses are dealt
  * with and the context hold has been run; no identity is needed, so a cell that lost its location
  * can still delete claims; a retained interface's addresses never reach IPAM.
+ * A claim deleted after its IPClaims were made but before its interface was (a kill in between)
+ * releases them, retained IPAllocations included (scenario 134), whether or not it ever bound —
+ * except an IPClaim that backs an existing interface (one retained from an earlier claim of the
+ * same name), which stays with that interface. The claim's interface is read from the API, not
+ * the store, so one created a moment ago is never mistaken for absent.
  */
 import type { Logger } from 'pino';
 import {
@@ -22,8 +27,9 @@ import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import { hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { routeFromStore } from '../shared/hub-routing.ts';
 import { patchStatus } from '../../runtime/writes.ts';
-import { allocationOwner, claimDiscriminators } from './address-requests.ts';
-import { interfaceDiscriminators, releaseAddresses } from './allocation.ts';
+import { addressClaimName } from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import { allocationOwner, claimDiscriminators, heldAddresses } from './address-requests.ts';
+import { releaseInterfaceIpClaims, releaseIpClaims } from './allocation.ts';
 import { holdNetwork, type HoldDeps } from './context-hold.ts';
 import type { IpamDirectory, ProjectIpam } from './ipam-directory.ts';
 
@@ -32,6 +38,8 @@ export interface ReleaseDeps extends HoldDeps {
   claimClient: ResourceClient<NetworkInterfaceClaim>;
   interfaceClient: ResourceClient<NetworkInterface>;
   ipam: IpamDirectory;
+  /** This cell's name: part of every IPClaim's name. */
+  cell: string;
 }
 
 export const unroutableRelease = (owner: string, namespace: string, why: string): string =>
@@ -51,11 +59,30 @@ export function ipamOfNamespace(
 /** Releases what `iface` holds in IPAM (§10 "Releasing addresses"). */
 export async function releaseInterfaceAddresses(
   iface: NetworkInterface,
-  deps: Pick<ReleaseDeps, 'namespaces' | 'ipam'>,
+  deps: Pick<ReleaseDeps, 'namespaces' | 'ipam' | 'cell'>,
 ): Promise<void> {
   const owner = allocationOwner(iface);
   const { ipam, projectNamespace } = ipamOfNamespace(iface.metadata.namespace!, owner, deps);
-  await releaseAddresses(ipam, projectNamespace, owner, interfaceDiscriminators(iface));
+  await releaseInterfaceIpClaims(iface, ipam, projectNamespace, deps.cell);
+}
+
+/** The IPClaims named after the claim in this cell that no existing interface in its namespace holds. */
+function unheldIpClaims(
+  claim: NetworkInterfaceClaim,
+  iface: NetworkInterface | undefined,
+  deps: ReleaseDeps,
+): string[] {
+  const claimName = claim.metadata.name!;
+  const held = new Set<string>();
+  const interfaces = [...deps.interfaces.list(claim.metadata.namespace), ...(iface ? [iface] : [])];
+  for (const holder of interfaces) {
+    if (allocationOwner(holder) !== claimName) continue;
+    for (const address of heldAddresses(holder))
+      held.add(addressClaimName(claimName, deps.cell, address.discriminator));
+  }
+  return claimDiscriminators(claim)
+    .map((discriminator) => addressClaimName(claimName, deps.cell, discriminator))
+    .filter((name) => !held.has(name));
 }
 
 export async function releaseClaim(
@@ -66,7 +93,7 @@ export async function releaseClaim(
   if (!hasFinalizer(claim, NETWORKINTERFACECLAIM_RELEASE_FINALIZER)) return;
   const namespace = claim.metadata.namespace!;
   const claimName = claim.metadata.name!;
-  const iface = deps.interfaces.get(namespace, claimedInterfaceName(claimName, claim.spec));
+  const iface = await deps.interfaceClient.get(claimedInterfaceName(claimName, claim.spec), namespace);
   const holds = iface !== undefined && iface.spec.claimRef?.name === claimName;
   const retain = claim.spec.reclaimPolicy === 'Retain';
   if (iface && holds && retain) {
@@ -84,9 +111,11 @@ export async function releaseClaim(
     if (deleting) await removeFinalizer(deps.interfaceClient, deleting, NETWORKINTERFACE_RELEASE_FINALIZER);
   } else if (iface && iface.spec.claimRef === undefined && retain) {
     await patchStatus(deps.interfaceClient, iface, { phase: 'Available' });
-  } else if (!retain && claim.status?.networkInterfaceRef) {
+  } else if (claim.status?.networkInterfaceRef || routeFromStore(deps.namespaces, namespace).resolved) {
+    // A claim that never bound in a namespace that names no project allocated nothing: it must
+    // not be held deleting by a routing problem.
     const { ipam, projectNamespace } = ipamOfNamespace(namespace, claimName, deps);
-    await releaseAddresses(ipam, projectNamespace, claimName, claimDiscriminators(claim));
+    await releaseIpClaims(ipam, projectNamespace, claimName, unheldIpClaims(claim, iface, deps));
   }
   await holdNetwork(namespace, claim.spec.network.name, deps);
   await removeFinalizer(deps.claimClient, claim, NETWORKINTERFACECLAIM_RELEASE_FINALIZER);

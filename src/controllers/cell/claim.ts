@@ -160,6 +160,7 @@ async function bind(
     planned.requests,
     {
       ipam: placement.ipam,
+      cell: deps.cell,
       projectNamespace: placement.projectNamespace,
       network: claim.spec.network.name,
       location: placement.location,
@@ -196,7 +197,7 @@ async function report(
   projectNamespace: string,
   deps: ClaimDeps,
 ): Promise<Outcome> {
-  const findings = await checkAllocations(bound, ipam, projectNamespace);
+  const findings = await checkAllocations(bound, ipam, projectNamespace, deps.cell);
   // A finding is new unless the claim already reports it; read the claim itself, not the store,
   // which may not have seen the status the previous reconcile wrote.
   const current =
@@ -308,6 +309,7 @@ export const claimController: ControllerDefinition<CellContext> = {
       interfaceClient: view.interfaceClient,
       contextClient: view.contextClient,
       ipam: ctx.ipam,
+      cell: ctx.cellName,
       identity: ctx.identity,
       events: allocationEvents({
         client: view.eventClient,

@@ -58,6 +58,7 @@ export const interfaceController: ControllerDefinition<CellContext> = {
       interfaceClient: view.interfaceClient,
       contextClient: view.contextClient,
       ipam: ctx.ipam,
+      cell: ctx.cellName,
     };
     const controller = new Controller<ObjectKey>({
       name,

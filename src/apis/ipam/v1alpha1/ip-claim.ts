@@ -75,12 +75,28 @@ export function classDiscriminator(className: string): string {
 
 const TRUNCATED_LENGTH = 240;
 
+/** The cell whose claim controller made an interface's IPClaim (apis.md §7.2, §7.4). */
+export const CELL_LABEL = 'networking.datumapis.com/cell';
+
 /**
- * The IPClaim of one address of an interface claim: `<claim>-<discriminator>`, or, when that is
- * longer than 253 characters or no DNS-1123 subdomain, the claim name cut to 240 characters
- * with trailing `-` and `.` trimmed, `-`, and 12 hex characters of sha256(claim NUL discriminator).
+ * The IPClaim of one address of an interface claim in one cell: `<claim>.<cell>-<discriminator>`,
+ * or, when that is longer than 253 characters or no DNS-1123 subdomain, `<claim>.<cell>` cut to
+ * 240 characters with trailing `-` and `.` trimmed, `-`, and 12 hex characters of
+ * sha256(claim NUL cell NUL discriminator). Two cells' claims of one name never share one.
  */
-export function addressClaimName(claimName: string, discriminator: string): string {
+export function addressClaimName(claimName: string, cell: string, discriminator: string): string {
+  const owner = `${claimName}.${cell}`;
+  const readable = `${owner}-${discriminator}`;
+  if (isDnsSubdomain(readable)) return readable;
+  const stem = owner.slice(0, TRUNCATED_LENGTH).replace(/[-.]+$/, '');
+  return `${stem}-${shortHash([claimName, cell, discriminator])}`;
+}
+
+/**
+ * The name versions before the cell was part of it gave the same IPClaim: `<claim>-<discriminator>`
+ * (or its hashed fallback). Read only, to keep interfaces minted before the upgrade addressed.
+ */
+export function legacyAddressClaimName(claimName: string, discriminator: string): string {
   const readable = `${claimName}-${discriminator}`;
   if (isDnsSubdomain(readable)) return readable;
   const stem = claimName.slice(0, TRUNCATED_LENGTH).replace(/[-.]+$/, '');
