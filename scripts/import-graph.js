@@ -39,6 +39,11 @@ for (const layer of LAYERS) {
 }
 // The composers of planes may reach the API server itself.
 for (const folder of ['fleet', 'cli']) ALLOWED.get(folder).add('apiserver');
+// Single files a folder may import against the table, each with its reason.
+const EXCEPTIONS = new Set([
+  // The Milo project path is built in one place, which imports nothing; the server serves it.
+  'src/apiserver/server.ts -> src/apis/resourcemanager/v1alpha1/control-plane-path.ts',
+]);
 
 const root = resolve(process.argv[2] ?? join(import.meta.dirname, '..'));
 const src = join(root, 'src');
@@ -75,7 +80,7 @@ for (const [file, targets] of graph) {
   const from = folderOf(file);
   for (const target of targets) {
     const to = folderOf(target);
-    if (from === to) continue;
+    if (from === to || EXCEPTIONS.has(`${relative(root, file)} -> ${relative(root, target)}`)) continue;
     const allowed = ALLOWED.get(from);
     if (!allowed)
       problems.push(

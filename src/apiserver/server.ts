@@ -21,6 +21,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
+import {
+  PROJECT_PLANE_PREFIX,
+  projectControlPlanePath,
+} from '../apis/resourcemanager/v1alpha1/control-plane-path.ts';
 import { loadOrCreateCertificates, type ServingCertificates } from './auth/certificates.ts';
 import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
 import { selfSubjectAccessReview } from './auth/access-review.ts';
@@ -44,13 +48,8 @@ import { Plane, type PlaneOptions } from './plane.ts';
 import { selfSubjectAccessReviews } from './resources/builtins.ts';
 import { SqliteBackend } from './storage/sqlite-backend.ts';
 
-export const PROJECT_PLANE_PREFIX = '/apis/resourcemanager.miloapis.com/v1alpha1/projects/';
 export const ROOT_PLANE = 'root';
 export const ADMIN_IDENTITY: Identity = { name: 'netpresence-admin', groups: ['system:masters'] };
-
-export function projectPlanePath(project: string): string {
-  return `${PROJECT_PLANE_PREFIX}${project}/control-plane`;
-}
 
 export function namedPlanePath(name: string): string {
   return `/planes/${name}`;
@@ -164,7 +163,7 @@ export class ApiServer {
   }
 
   addProjectPlane(project: string): Plane {
-    return this.addPlane(`project-${project}`, projectPlanePath(project));
+    return this.addPlane(`project-${project}`, projectControlPlanePath(project));
   }
 
   /** Stops serving a plane and discards its objects (its database too, when durable). */

@@ -16,7 +16,6 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { AdmissionRequest, Operation, RelatedWrite } from './admission/plugins.ts';
 import {
   alreadyExists,
-  ApiError,
   conflict,
   forbidden,
   forbiddenField,
@@ -419,8 +418,4 @@ export function checkResourceVersion(
 ): void {
   if (expected && expected !== old.metadata.resourceVersion)
     throw staleObject(resourceRef(type), old.metadata.name!);
-}
-
-export function isApiError(err: unknown, code: number): boolean {
-  return err instanceof ApiError && err.code === code;
 }

@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import { eventually, startTestServer, type TestServer } from '../../test/support/apiserver.ts';
 import { AlreadyExistsError, ConflictError, InvalidError } from './errors.ts';
 import { resourceClient } from './resource-client.ts';
-import { retryOnConflict } from './retry.ts';
 import type { KubeObject, ResourceClient, ResourceId } from './types.ts';
 
 interface ConfigMap extends KubeObject {
@@ -139,7 +138,7 @@ describe('resource client', () => {
   it('retries a read-modify-write that lost a race to another writer, on fresh state', async () => {
     await cms.create({ metadata: { name: 'counter', namespace: 'alpha' }, data: { count: '0' } });
     let runs = 0;
-    const written = await retryOnConflict(async () => {
+    const increment = async () => {
       runs++;
       const current = (await cms.get('counter', 'alpha'))!;
       if (runs === 1) await cms.patchMerge('counter', 'alpha', { data: { rival: 'was here' } });
@@ -147,6 +146,11 @@ describe('resource client', () => {
         ...current,
         data: { ...current.data, count: String(Number(current.data!.count) + 1) },
       });
+    };
+    // The first write is refused as stale; the retry re-reads and wins.
+    const written = await increment().catch(async (err: unknown) => {
+      assert.ok(err instanceof ConflictError);
+      return increment();
     });
     assert.equal(runs, 2);
     assert.deepEqual(written.data, { count: '1', rival: 'was here' });

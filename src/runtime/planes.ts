@@ -24,6 +24,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { projectControlPlanePath } from '../apis/resourcemanager/v1alpha1/control-plane-path.ts';
 import { resourceClient } from '../client/resource-client.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -50,10 +51,6 @@ export function isProjectReady(project: ProjectLike): boolean {
 
 export function projectPlaneName(project: string): string {
   return `project-${project}`;
-}
-
-export function projectControlPlanePath(project: string): string {
-  return `/apis/resourcemanager.miloapis.com/v1alpha1/projects/${encodeURIComponent(project)}/control-plane`;
 }
 
 /** The platform's KubeConfig with its current cluster's server moved to the project's control plane. */

@@ -103,7 +103,7 @@ describe('API admission', () => {
       assert.deepEqual(patched.spec.ipFamilies, ['IPv4', 'IPv6']);
     });
 
-    it('S2 Network bounds', async () => {
+    it('S2 Networks outside the MTU and family bounds are refused with 422', async () => {
       const auto = { mode: 'Auto' };
       const cases: [name: string, spec: object, field: string][] = [
         ['mtu-low', { ipam: auto, mtu: 1299 }, 'spec.mtu'],
@@ -215,7 +215,7 @@ describe('API admission', () => {
     const H = `ns-${randomUUID()}`;
     const bindings = () => ({ ...NETWORKING, namespace: H, plural: 'networkbindings' });
 
-    it('S3 Binding immutability', async () => {
+    it("S3 a binding's location and network are immutable, its consumer is not", async () => {
       await t
         .kubeConfig(HUB)
         .makeApiClient(k8s.CoreV1Api)

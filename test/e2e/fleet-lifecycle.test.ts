@@ -49,7 +49,7 @@ describe('end to end on the embedded fleet: lifecycles', () => {
     f = undefined;
   });
 
-  it('S108 network deletion', async () => {
+  it('S108 deleting a Network refuses its bindings and holds its context while addresses remain', async () => {
     const fx = (f = await startFixtureF());
     await scenario104(fx);
     await fx.client(ALPHA, KINDS.networks).delete('vpc', 'default');

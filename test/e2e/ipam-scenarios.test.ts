@@ -154,7 +154,7 @@ describe('embedded IPAM', () => {
     assert.equal(await ipam.allocations.get('network-x', NS), undefined);
   });
 
-  it('S66 duplicate names', async () => {
+  it('S66 a second claim of the same name is refused with ClaimExists and allocates nothing', async () => {
     const ipam = planes.get('s66')!;
     await scenario63(ipam);
     const duplicate = await refusal(ipam.claims.create(familyV6('e1-f-ipv6')));
@@ -284,7 +284,7 @@ describe('embedded IPAM', () => {
     assert.deepEqual(await names(with65.pools), ROOT_POOLS);
   });
 
-  it('S72 missing namespace', async () => {
+  it('S72 a claim in a missing namespace is refused with 404 naming the namespace', async () => {
     const ipam = planes.get('s72')!;
     const missing = await refusal(
       ipam.claims.create(claim('e1-f-ipv6', { ipFamily: 'IPv6', scope: VPC_US }, 'ghost')),
@@ -294,7 +294,7 @@ describe('embedded IPAM', () => {
     assert.deepEqual({ group, kind, name }, { group: '', kind: 'namespaces', name: 'ghost' });
   });
 
-  it('S73 concurrent creates', async () => {
+  it('S73 twenty concurrent claims get the twenty lowest free blocks, none overlapping', async () => {
     const ipam = planes.get('s73')!;
     const claims = await Promise.all(
       Array.from({ length: 20 }, (_, i) => ipam.claims.create(familyV6(`c${i}-f-ipv6`))),
@@ -308,7 +308,7 @@ describe('embedded IPAM', () => {
     assert.deepEqual(blocks.map(formatCidr).sort(), [...lowest].sort());
   });
 
-  it('S74 client-side classification', () => {
+  it('S74 every IPAM refusal is classified into its reason on the client side', () => {
     const ipam = (code: number, reason: string, details?: Status['details'], message = 'refused') =>
       statusErrorFrom(code, {
         kind: 'Status',

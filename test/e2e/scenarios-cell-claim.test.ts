@@ -129,7 +129,7 @@ describe('claim controller (fixture K)', () => {
     );
   });
 
-  it('S79 unresolvable namespace', async () => {
+  it('S79 a claim in a namespace naming no project is refused before IPAM is asked', async () => {
     k = await startFixtureK();
     await k.namespaces.create({ metadata: { name: 'plain' } });
     await createContext(k, C, contextSpec(), 'plain');
@@ -292,7 +292,7 @@ describe('claim controller (fixture K)', () => {
     assert.deepEqual(await ipClaimNames(k), before);
   });
 
-  it('S85 delete releases', async () => {
+  it('S85 deleting a claim removes its interface and releases its addresses', async () => {
     k = await startFixtureK();
     await dualStackBound(k);
     await k.claims.delete('web-0-eth0', k.H);
@@ -499,7 +499,7 @@ describe('claim controller (fixture K)', () => {
     );
   });
 
-  it('S93 unusable gateways', async () => {
+  it('S93 a Subnet that yields no usable gateway refuses the IPv4 claim', async () => {
     k = await startFixtureK();
     await createClaim(k, 'v4-eth0', { ipFamilies: ['IPv4'] });
     await bound(k, 'v4-eth0');
@@ -542,7 +542,7 @@ describe('claim controller (fixture K)', () => {
     }
   });
 
-  it('S94 attachment mode', async () => {
+  it("S94 the interface takes the claim's attachment mode, Netns by default", async () => {
     k = await startFixtureK();
     await createClaim(k, 'hv-eth0', { attachmentMode: 'Hypervisor' });
     await createClaim(k, 'ns-eth0');
@@ -552,7 +552,7 @@ describe('claim controller (fixture K)', () => {
     assert.equal((await k.interfaces.get('ns-eth0', k.H))?.spec.attachmentMode, 'Netns');
   });
 
-  it('S95 data-plane conditions', async () => {
+  it("S95 the claim's Ready follows the data plane's Prepared and Programmed", async () => {
     k = await startFixtureK();
     await dualStackBound(k, 'web-0-eth0', 'Retain');
     const name = 'web-0-eth0';

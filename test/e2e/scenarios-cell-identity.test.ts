@@ -62,7 +62,7 @@ async function deliverExactly(fixture: CellScenario, names: string[]): Promise<v
 }
 
 describe('location identity', () => {
-  it('S75 resolution table', async () => {
+  it('S75 the identity resolves from delivered and configured locations as the table says', async () => {
     k = await startFixtureK({ servingLocation: false, controllers: false });
     for (const row of TABLE) {
       const label = JSON.stringify(row);

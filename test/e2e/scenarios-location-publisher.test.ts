@@ -173,7 +173,7 @@ async function anotherLocation(s: Scenario): Promise<void> {
 const fakeClock = () => new FakeClock(Date.parse('2030-01-01T00:00:00Z'));
 
 describe('location publisher', () => {
-  it('S52 publish', () =>
+  it('S52 a Location is published as a ServingLocation and its propagation policy', () =>
     withPublisher({}, async (s) => {
       const { servingLocation, policy } = await published(s);
       const location = (await locations(s).get(US_CENTRAL_1))!;
@@ -316,7 +316,7 @@ describe('location publisher', () => {
       );
     }));
 
-  it('S57 removal allowed', () =>
+  it('S57 a deleted Location no cell serves has its ServingLocation and policy removed', () =>
     withPublisher({}, async (s) => {
       await anotherLocation(s);
       await published(s);
@@ -325,7 +325,7 @@ describe('location publisher', () => {
       await removed(s);
     }));
 
-  it('S58 removal guard', async () => {
+  it('S58 a deleted Location a Ready cell still serves keeps its ServingLocation, annotated why', async () => {
     const clock = fakeClock();
     await withPublisher({ clock }, async (s) => {
       await createCluster(s, 'cell-z', {}, false);

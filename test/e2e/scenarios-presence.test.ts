@@ -213,7 +213,7 @@ describe('presence', () => {
       assert.deepEqual(regressed.status?.networkContextRef, { namespace: 'default', name: C });
     }));
 
-  it('S32 location not available', () =>
+  it('S32 a binding without a LocationBinding is refused, and served once one is created', () =>
     onFixtureP({ locationBinding: false }, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       const web = await reported(s, H, 'web', 'LocationNotAvailable');
@@ -231,7 +231,7 @@ describe('presence', () => {
       await reported(s, H, 'web', 'NetworkContextNotReady');
     }));
 
-  it('S33 location withdrawn later', () =>
+  it('S33 a withdrawn LocationBinding makes a Ready binding LocationNotAvailable and keeps its context', () =>
     onFixtureP(dualStack, async (s, H) => {
       await givenScenario29(s, H);
       await writeCondition(contexts(s), C, 'default', 'Ready', 'True', 'Ready');
@@ -255,7 +255,7 @@ describe('presence', () => {
       await contextExists(s);
     }));
 
-  it('S35 network being deleted', () =>
+  it('S35 a Network being deleted refuses its bindings and never gets a new context', () =>
     onFixtureP(dualStack, async (s, H) => {
       await givenScenario29(s, H);
       await networks(s).patchMerge(VPC, 'default', { metadata: { finalizers: ['test/hold'] } });
@@ -273,7 +273,7 @@ describe('presence', () => {
       await networks(s).patchMerge(VPC, 'default', { metadata: { finalizers: null } });
     }));
 
-  it('S36 misdirected network namespace', () =>
+  it('S36 a binding naming another project namespace is refused and holds no context', () =>
     onFixtureP({}, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       await bindings(s).create(binding('odd', H, VPC, US_CENTRAL_1, { networkNamespace: 'other' }));
@@ -288,7 +288,7 @@ describe('presence', () => {
       await until(async () => (await contexts(s).get(C, 'default')) === undefined, WITHIN, 'C to be deleted');
     }));
 
-  it('S37 unresolvable hub namespace', async () => {
+  it('S37 a binding in a hub namespace naming no project is refused and retried by the backstop', async () => {
     const clock = new FakeClock(Date.parse('2030-01-01T00:00:00Z'));
     await onFixtureP({ clock }, async (s, _H) => {
       const namespaces = s.client('hub', NAMESPACES);
@@ -336,7 +336,7 @@ describe('presence', () => {
     });
   });
 
-  it('S38 project not engaged', async () => {
+  it('S38 a binding for a project not engaged is refused until its plane is engaged', async () => {
     const clock = new FakeClock(Date.parse('2030-01-01T00:00:00Z'));
     await onFixtureP({ clock }, async (s) => {
       const beta = 'project-beta';
@@ -374,7 +374,7 @@ describe('presence', () => {
     });
   });
 
-  it('S39 shared presence', () =>
+  it('S39 two bindings for one pair share one context and both report the same readiness', () =>
     onFixtureP({}, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       await bindings(s).create(binding('lb', H, VPC));
@@ -392,7 +392,7 @@ describe('presence', () => {
       assert.deepEqual(webReady, lbReady);
     }));
 
-  it('S40 consumers leave', () =>
+  it('S40 the last consumer leaving deletes the context, never the hub copy', () =>
     onFixtureP({}, async (s, H) => {
       await bindings(s).create(binding('web', H, VPC));
       await bindings(s).create(binding('lb', H, VPC));
@@ -443,7 +443,7 @@ describe('presence', () => {
       await bindings(s).patchMerge('web', H, { metadata: { finalizers: null } });
     }));
 
-  it('S42 network edits converge', () =>
+  it('S42 Network edits reach the context without any binding event', () =>
     onFixtureP(dualStack, async (s, H) => {
       const before = await givenScenario29(s, H);
       await networks(s).patchMerge(VPC, 'default', { spec: { mtu: 8856, ipFamilies: ['IPv6'] } });
@@ -461,7 +461,7 @@ describe('presence', () => {
       );
     }));
 
-  it('S43 rebuild', () =>
+  it('S43 a context deleted by hand is rebuilt, after its finalizers when it has some', () =>
     onFixtureP(dualStack, async (s, H) => {
       const first = await givenScenario29(s, H);
       await contexts(s).delete(C, 'default');
@@ -498,7 +498,7 @@ describe('presence', () => {
       );
     }));
 
-  it('S44 name collision', () =>
+  it('S44 a pair whose context name is taken is refused until the other pair leaves', () =>
     onFixtureP({}, async (s, H) => {
       await createLocationBinding(s, ALPHA, 'central-1');
       await createNetwork(s, ALPHA, 'web-us');

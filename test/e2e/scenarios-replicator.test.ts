@@ -155,7 +155,7 @@ describe('replicator', () => {
       );
     }));
 
-  it('S48 hub namespace', () =>
+  it('S48 replicating creates the hub namespace with the upstream labels', () =>
     withReplicator(async (s, H) => {
       assert.equal(await s.client('hub', NAMESPACES).get(H), undefined, 'no namespace H on the hub yet');
       await createContext(s);
@@ -240,7 +240,7 @@ describe('replicator', () => {
       assert.equal(updated.metadata.annotations?.[CPP_NAME_ANNOTATION], 'location-us-central-1');
     }));
 
-  it('S51 deletion', () =>
+  it('S51 deleting the source removes the copy, then the finalizer; status never travels', () =>
     withReplicator(async (s, H) => {
       await createContext(s);
       await copy(s, NETWORK_CONTEXTS, H, C);

@@ -27,7 +27,6 @@ import {
   type Network,
 } from '../../apis/networking/v1alpha/network.ts';
 import { networkContextKind, type NetworkContext } from '../../apis/networking/v1alpha/network-context.ts';
-import type { NetworkPrefixRef } from '../../apis/common/refs.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, type Outcome } from '../../runtime/controller.ts';
@@ -36,8 +35,8 @@ import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/fi
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import { forObject, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
-import { backstop } from '../../runtime/backstop.ts';
-import { heldClaim, holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
+import type { IpamAccess } from '../shared/ipam-access.ts';
+import { holdRange, releaseRange, type RangeHold } from '../shared/range-hold.ts';
 import {
   planeOfKey,
   projectObjectKeyFromString,
@@ -122,35 +121,12 @@ function claimsAddressSpace(network: Network): boolean {
 }
 
 /** Step 3: a deleting network gives its range back, then lets go. */
-async function releasePrefix(
+function releasePrefix(
   network: Network,
   plane: NetworkPlaneView,
   deps: NetworkDeps,
 ): Promise<Outcome | void> {
-  if (!hasFinalizer(network, NETWORK_PREFIX_RELEASE_FINALIZER)) return;
-  if (deps.config.networkClass !== '') {
-    const ref = prefixClaimOf(network);
-    const release = await releaseScopeRange(plane.ipam.client, ref.namespace, ref.claimName);
-    if (!release.released) {
-      await report(network, plane, deps, {
-        ipamAllocated: {
-          status: 'False',
-          reason: NetworkReason.RangeOccupied,
-          message: networkMessages.rangeOccupied(release.message),
-        },
-      });
-      return backstop();
-    }
-  }
-  await removeFinalizer(plane.networkClient, network, NETWORK_PREFIX_RELEASE_FINALIZER);
-}
-
-function prefixClaimOf(network: Network): { namespace: string; claimName: string } {
-  return heldClaim(
-    network.status?.ipam?.ipv6PrefixRef,
-    network.metadata.namespace!,
-    networkPrefixClaimName(network.metadata.uid!),
-  );
+  return releaseRange(network, prefixRange(plane, deps), deps.config.networkClass !== '');
 }
 
 /** Steps 6–9: hold the range and publish it, or report why it is not held. */
@@ -159,38 +135,37 @@ async function holdPrefix(
   plane: NetworkPlaneView,
   deps: NetworkDeps,
 ): Promise<Outcome | void> {
-  const network = await ensureFinalizer(plane.networkClient, stored, NETWORK_PREFIX_RELEASE_FINALIZER);
-  const namespace = network.metadata.namespace!;
-  const claimName = networkPrefixClaimName(network.metadata.uid!);
-  const hold = await holdScopeRange(plane.ipam, {
-    className: deps.config.networkClass,
-    claimName,
-    namespace,
-    scope: networkScope(network.metadata.name!),
-    subject: networkMessages.subject,
-    namespaceReason: NetworkReason.ProjectNamespaceNotFound,
-    unsupportedReason: NetworkReason.RangeUnsupported,
-  });
-  if (!hold.held) {
-    await report(network, plane, deps, {
-      ipamAllocated: { status: 'False', reason: hold.reason, message: hold.message },
-    });
-    return backstop();
-  }
-  const ipv6PrefixRef: NetworkPrefixRef = {
-    project: plane.project,
-    namespace,
-    claimName,
-    poolName: hold.pool,
-  };
-  await report(network, plane, deps, {
+  const hold = await holdRange(stored, prefixRange(plane, deps));
+  if (!hold.held) return hold.outcome;
+  await report(hold.object, plane, deps, {
     ipamAllocated: {
       status: 'True',
       reason: NetworkReason.Allocated,
       message: networkMessages.allocated(hold.cidr),
     },
-    ipam: { ipv6Prefix: hold.cidr, ipv6PrefixRef },
+    ipam: { ipv6Prefix: hold.cidr, ipv6PrefixRef: hold.ref },
   });
+}
+
+/** How a network holds its /48 (range-hold.ts). */
+function prefixRange(plane: NetworkPlaneView, deps: NetworkDeps): RangeHold<Network> {
+  return {
+    client: plane.networkClient,
+    ipam: plane.ipam,
+    finalizer: NETWORK_PREFIX_RELEASE_FINALIZER,
+    className: deps.config.networkClass,
+    claimName: (network) => networkPrefixClaimName(network.metadata.uid!),
+    heldRef: (network) => network.status?.ipam?.ipv6PrefixRef,
+    scope: (network) => networkScope(network.metadata.name!),
+    subject: networkMessages.subject,
+    namespaceReason: NetworkReason.ProjectNamespaceNotFound,
+    unsupportedReason: NetworkReason.RangeUnsupported,
+    rangeOccupied: {
+      reason: NetworkReason.RangeOccupied,
+      message: (detail) => networkMessages.rangeOccupied(detail),
+    },
+    reportAllocated: (network, ipamAllocated) => report(network, plane, deps, { ipamAllocated }),
+  };
 }
 
 /** Reports `outcome` (ipam-status.ts). */

@@ -17,7 +17,6 @@
  * is deleted, and `IPAMAllocated` keeps its last value. A context that states no families is
  * treated as one that does not carry IPv6.
  */
-import type { NetworkPrefixRef } from '../../apis/common/refs.ts';
 import { SUBNET_CLASS } from '../../apis/ipam/v1alpha1/default-set.ts';
 import { ipClaimKind, subnetPrefixClaimName, type IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { networkLocationScope } from '../../apis/ipam/v1alpha1/scope.ts';
@@ -33,12 +32,11 @@ import type { ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { Controller, type Outcome } from '../../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
-import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import { forObject, owns, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
-import { backstop } from '../../runtime/backstop.ts';
-import { heldClaim, holdScopeRange, releaseScopeRange, type IpamAccess } from '../shared/ipam-access.ts';
+import type { IpamAccess } from '../shared/ipam-access.ts';
+import { holdRange, releaseRange, type RangeHold } from '../shared/range-hold.ts';
 import {
   planeOfKey,
   projectObjectKeyFromString,
@@ -86,33 +84,12 @@ export async function reconcile(key: ProjectObjectKey, deps: NetworkContextDeps)
 }
 
 /** Step 2: a deleting context gives its range back, then lets go. */
-async function releaseSubnet(
+function releaseSubnet(
   context: NetworkContext,
   plane: NetworkContextPlaneView,
   deps: NetworkContextDeps,
 ): Promise<Outcome | void> {
-  if (!hasFinalizer(context, NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER)) return;
-  const ref = subnetClaimOf(context);
-  const release = await releaseScopeRange(plane.ipam.client, ref.namespace, ref.claimName);
-  if (!release.released) {
-    await report(context, plane, deps, {
-      ipamAllocated: {
-        status: 'False',
-        reason: NetworkContextReason.RangeOccupied,
-        message: networkContextMessages.rangeOccupied(release.message),
-      },
-    });
-    return backstop();
-  }
-  await removeFinalizer(plane.contextClient, context, NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER);
-}
-
-function subnetClaimOf(context: NetworkContext): { namespace: string; claimName: string } {
-  return heldClaim(
-    context.status?.ipam?.ipv6ClaimRef,
-    context.metadata.namespace!,
-    subnetPrefixClaimName(context.metadata.uid!),
-  );
+  return releaseRange(context, subnetRange(plane, deps));
 }
 
 /** Steps 4–8: hold the range, publish it on the Subnet, or report why it is not held. */
@@ -121,43 +98,43 @@ async function holdSubnet(
   plane: NetworkContextPlaneView,
   deps: NetworkContextDeps,
 ): Promise<Outcome | void> {
-  const context = await ensureFinalizer(plane.contextClient, stored, NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER);
-  const namespace = context.metadata.namespace!;
-  const claimName = subnetPrefixClaimName(context.metadata.uid!);
-  const hold = await holdScopeRange(plane.ipam, {
-    className: deps.config.subnetClass,
-    claimName,
-    namespace,
-    scope: networkLocationScope(context.spec.network.name, context.spec.location.name),
-    subject: networkContextMessages.subject,
-    namespaceReason: NetworkContextReason.ProjectNamespaceNotFound,
-    unsupportedReason: NetworkContextReason.RangeUnsupported,
-  });
-  if (!hold.held) {
-    await report(context, plane, deps, {
-      ipamAllocated: { status: 'False', reason: hold.reason, message: hold.message },
-    });
-    return backstop();
-  }
+  const hold = await holdRange(stored, subnetRange(plane, deps));
+  if (!hold.held) return hold.outcome;
+  const context = hold.object;
   const subnetName = await publishSubnet(context, hold.cidr, {
     subnets: plane.subnets,
     client: plane.subnetClient,
     now: () => deps.clock.now(),
   });
-  const ipv6ClaimRef: NetworkPrefixRef = {
-    project: plane.project,
-    namespace,
-    claimName,
-    poolName: hold.pool,
-  };
   await report(context, plane, deps, {
     ipamAllocated: {
       status: 'True',
       reason: NetworkContextReason.Allocated,
       message: networkContextMessages.allocated(hold.cidr),
     },
-    ipam: { ipv6SubnetRef: { name: subnetName }, ipv6ClaimRef },
+    ipam: { ipv6SubnetRef: { name: subnetName }, ipv6ClaimRef: hold.ref },
   });
+}
+
+/** How a context holds its /64 (range-hold.ts). */
+function subnetRange(plane: NetworkContextPlaneView, deps: NetworkContextDeps): RangeHold<NetworkContext> {
+  return {
+    client: plane.contextClient,
+    ipam: plane.ipam,
+    finalizer: NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER,
+    className: deps.config.subnetClass,
+    claimName: (context) => subnetPrefixClaimName(context.metadata.uid!),
+    heldRef: (context) => context.status?.ipam?.ipv6ClaimRef,
+    scope: (context) => networkLocationScope(context.spec.network.name, context.spec.location.name),
+    subject: networkContextMessages.subject,
+    namespaceReason: NetworkContextReason.ProjectNamespaceNotFound,
+    unsupportedReason: NetworkContextReason.RangeUnsupported,
+    rangeOccupied: {
+      reason: NetworkContextReason.RangeOccupied,
+      message: (detail) => networkContextMessages.rangeOccupied(detail),
+    },
+    reportAllocated: (context, ipamAllocated) => report(context, plane, deps, { ipamAllocated }),
+  };
 }
 
 /** Reports `outcome` (ipam-status.ts); Ready needs no address space when IPAM was never asked. */

@@ -18,12 +18,8 @@ import type { TypedObject } from '../../common/meta.ts';
 import { rule, StringMap, validations } from '../../common/schema.ts';
 import { NETWORKING_GROUP, NETWORKING_VERSION } from './group.ts';
 
-/** Well-known topology keys. */
+/** The well-known topology key the location publisher reads. */
 export const CITY_CODE_TOPOLOGY_KEY = 'topology.datum.net/city-code';
-export const REGION_TOPOLOGY_KEY = 'topology.datum.net/region';
-
-/** Documented values of `spec.locationClassName`. */
-export const LocationClass = { DatumManaged: 'datum-managed', SelfManaged: 'self-managed' } as const;
 
 export const LocationConditionType = { Ready: 'Ready' } as const;
 

@@ -17,7 +17,7 @@ import {
   defineKind,
   fieldColumn,
 } from '../../common/kind.ts';
-import type { ObjectMeta, TypedObject } from '../../common/meta.ts';
+import type { TypedObject } from '../../common/meta.ts';
 import { IPFamily, LocalNetworkInterfaceRef, LocalNetworkRef } from '../../common/refs.ts';
 import { immutable, ObjectName, rule, validations } from '../../common/schema.ts';
 import { NETWORKING_GROUP, NETWORKING_VERSION } from './group.ts';
@@ -141,12 +141,6 @@ export const NetworkInterfaceClaimSchema = Type.Object(
   { description: 'What a workload asks for: an interface on a network.' },
 );
 export type NetworkInterfaceClaim = TypedObject<typeof NetworkInterfaceClaimSchema>;
-
-/** A claim as workload APIs embed it (not a kind). */
-export interface NetworkInterfaceClaimTemplate {
-  metadata?: ObjectMeta;
-  spec: NetworkInterfaceClaimSpec;
-}
 
 /** The interface a claim binds: `spec.networkInterfaceName`, else the claim's name. */
 export function claimedInterfaceName(claimName: string, spec: NetworkInterfaceClaimSpec): string {

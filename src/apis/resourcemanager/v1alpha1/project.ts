@@ -4,7 +4,7 @@
  * state disengages it.
  *
  * Guarantees: a new Project is seeded `Ready=Unknown`; its plane is served at
- * `projectControlPlanePath(project)`.
+ * `projectControlPlanePath(project)` (control-plane-path.ts).
  */
 import { Type } from '@sinclair/typebox';
 import { Conditions, seededStatus } from '../../common/condition.ts';
@@ -23,11 +23,6 @@ export const ProjectReason = {
   Provisioning: 'Provisioning',
   ProjectNameConflict: 'ProjectNameConflict',
 } as const;
-
-/** Where the project's own control plane is served, relative to the platform's API. */
-export function projectControlPlanePath(project: string): string {
-  return `/apis/${RESOURCEMANAGER_GROUP}/${RESOURCEMANAGER_VERSION}/projects/${project}/control-plane`;
-}
 
 export const ProjectSpec = Type.Object({
   ownerRef: Type.Object({ kind: StringEnum(['Organization']), name: Type.String() }),
