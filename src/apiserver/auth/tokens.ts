@@ -26,6 +26,8 @@ const TOKEN_BYTES = 32;
 interface Credential {
   digest: Buffer;
   identity: Identity;
+  /** A bound token (TokenRequest) is refused once this answers false: expired, or its holder gone. */
+  valid?: () => boolean;
 }
 
 export class TokenAuthenticator {
@@ -44,12 +46,24 @@ export class TokenAuthenticator {
     this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity) });
   }
 
+  /** A token accepted only while `valid()` answers true; forgotten the first time it does not. */
+  mintBound(identity: Identity, valid: () => boolean): string {
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    const digest = digestOf(token);
+    this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity), valid });
+    return token;
+  }
+
   authenticate(authorizationHeader: string | undefined): Identity | undefined {
     const token = bearerToken(authorizationHeader);
     if (token === undefined) return undefined;
     const digest = digestOf(token);
     const credential = this.#credentials.get(digest.toString('hex'));
     if (credential === undefined || !timingSafeEqual(credential.digest, digest)) return undefined;
+    if (credential.valid && !credential.valid()) {
+      this.#credentials.delete(digest.toString('hex'));
+      return undefined;
+    }
     return authenticated(credential.identity);
   }
 
