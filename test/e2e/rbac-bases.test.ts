@@ -15,6 +15,7 @@ import { Kubectl } from '../support/kubectl.ts';
 
 const CONFIG = resolve(import.meta.dirname, '../../config');
 const NS = 'netpresence-system';
+const CELLS = 'netpresence-cells';
 
 /** Plane context → the CRD and RBAC bases it gets. */
 const PLANES: Record<string, { crd: string[]; rbac: string }> = {
@@ -44,10 +45,27 @@ describe('config/rbac applied to the planes, as each identity', () => {
       for (const crd of bases.crd)
         await t.kubectl.ok(['--context', plane, 'apply', '-k', join(CONFIG, 'crd', crd)]);
       await t.kubectl.ok(['--context', plane, 'apply', '-k', join(CONFIG, 'rbac', bases.rbac)]);
-      for (const account of rendered(`rbac/${bases.rbac}`).filter((o) => o.kind === 'ServiceAccount')) {
-        const name = account.metadata.name as string;
+      const accounts = rendered(`rbac/${bases.rbac}`)
+        .filter((o) => o.kind === 'ServiceAccount')
+        .map((o) => ({ name: o.metadata.name as string, namespace: NS }));
+      // A cell's identity on the hub and in project planes: its own ServiceAccount in netpresence-cells.
+      if (plane === 'hub' || plane === 'project-demo') {
+        await t.kubectl.ok(['--context', plane, 'create', 'serviceaccount', 'cell-a', '-n', CELLS]);
+        accounts.push({ name: 'cell-a', namespace: CELLS });
+      }
+      for (const { name, namespace } of accounts) {
         const token = (
-          await t.kubectl.ok(['--context', plane, 'create', 'token', name, '-n', NS, '--duration', '1h'])
+          await t.kubectl.ok([
+            '--context',
+            plane,
+            'create',
+            'token',
+            name,
+            '-n',
+            namespace,
+            '--duration',
+            '1h',
+          ])
         ).trim();
         const path = join(t.dir, `${plane}-${name}.kubeconfig`);
         await writeFile(path, t.server.kubeconfig(token, [plane]), { mode: 0o600 });
@@ -66,7 +84,9 @@ describe('config/rbac applied to the planes, as each identity', () => {
       const bound = objects.filter(
         (o) =>
           (o.kind === 'ClusterRoleBinding' || o.kind === 'RoleBinding') &&
-          o.subjects.some((s: Obj) => s.name === account),
+          o.subjects.some((s: Obj) =>
+            account === 'cell-a' ? s.name === `system:serviceaccounts:${CELLS}` : s.name === account,
+          ),
       );
       for (const namespace of ['default', 'kube-system']) {
         const expected = new Set<string>();
@@ -116,16 +136,12 @@ describe('config/rbac applied to the planes, as each identity', () => {
       // cell (issue 13: claims and allocations, no pool or class writes). NetworkInterfaces on the
       // hub and in project planes (issue 15) are served once that issue's CRDs land; until then
       // kubectl cannot resolve them there, and the --list check above covers those rules.
-      ['project-demo/netpresence-cell', ['create', 'ipclaims.ipam.miloapis.com', '-n', 'default'], 'yes'],
-      [
-        'project-demo/netpresence-cell',
-        ['delete', 'ipallocations.ipam.miloapis.com', '-n', 'default'],
-        'yes',
-      ],
-      ['project-demo/netpresence-cell', ['create', 'ippools.ipam.miloapis.com'], 'no'],
-      ['project-demo/netpresence-cell', ['update', 'ipclasses.ipam.miloapis.com'], 'no'],
-      ['project-demo/netpresence-cell', ['get', 'networks.networking.datumapis.com', '-n', 'default'], 'no'],
-      ['hub/netpresence-cell', ['get', 'networkbindings.networking.datumapis.com', '-n', 'ns-x'], 'no'],
+      ['project-demo/cell-a', ['create', 'ipclaims.ipam.miloapis.com', '-n', 'default'], 'yes'],
+      ['project-demo/cell-a', ['delete', 'ipallocations.ipam.miloapis.com', '-n', 'default'], 'yes'],
+      ['project-demo/cell-a', ['create', 'ippools.ipam.miloapis.com'], 'no'],
+      ['project-demo/cell-a', ['update', 'ipclasses.ipam.miloapis.com'], 'no'],
+      ['project-demo/cell-a', ['get', 'networks.networking.datumapis.com', '-n', 'default'], 'no'],
+      ['hub/cell-a', ['get', 'networkbindings.networking.datumapis.com', '-n', 'ns-x'], 'no'],
       [
         'cell-a/netpresence-cell',
         ['patch', 'networkinterfaceclaims.networking.datumapis.com', '--subresource=status', '-n', 'ns-x'],
