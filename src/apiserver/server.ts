@@ -307,7 +307,7 @@ export class ApiServer {
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         return void res.end('ok');
       }
-      identity = this.authenticator.authenticate(req.headers.authorization);
+      identity = this.authenticator.authenticate(req.headers.authorization, resolved.entry.plane.name);
       if (!identity) throw unauthorized();
       if (target.kind === 'resource') this.authorize(resolved.entry, identity, target);
       await this.serve(resolved.entry, target, req, res, url.searchParams, identity);

@@ -42,7 +42,7 @@ describe('ServiceAccounts, TokenRequest, SelfSubjectRulesReview and the audit lo
   before(async () => {
     const dir = join(process.env.TMPDIR ?? '/tmp', `np-audit-${process.pid}-${Date.now()}`);
     auditLog = join(dir, 'audit.jsonl');
-    t = await startTestServer(['hub'], { plane: { now: () => new Date(nowMs) }, auditLog });
+    t = await startTestServer(['hub', 'cell'], { plane: { now: () => new Date(nowMs) }, auditLog });
     const k = (args: string[]) => t.kubectl.ok(['--context', 'hub', ...args]);
     await k(['create', 'namespace', 'team']);
     await k(['create', 'serviceaccount', 'robot', '-n', 'team']);
@@ -78,6 +78,15 @@ describe('ServiceAccounts, TokenRequest, SelfSubjectRulesReview and the audit lo
       /secrets is forbidden: User "system:serviceaccount:team:robot" cannot list resource "secrets" in API group "" in the namespace "team"/,
     );
     assert.equal((await robot.run(['auth', 'can-i', 'get', 'namespaces'])).stdout.trim(), 'yes');
+  });
+
+  it('is accepted only by the plane whose ServiceAccount it was minted for', async () => {
+    await t.kubectl.ok(['--context', 'cell', 'create', 'namespace', 'team']);
+    await t.kubectl.ok(['--context', 'cell', 'create', 'serviceaccount', 'robot', '-n', 'team']);
+    const hubToken = await token('robot', 'team');
+    const elsewhere = await (await as(hubToken, 'robot-on-cell', 'cell')).run(['auth', 'can-i', '--list']);
+    assert.notEqual(elsewhere.code, 0);
+    assert.match(elsewhere.stderr, /Unauthorized|must be logged in/);
   });
 
   it('lists what the ServiceAccount may do with kubectl auth can-i --list', async () => {

@@ -9,8 +9,10 @@
  * Kubernetes' message); the answer is the TokenRequest with `status.token` and
  * `status.expirationTimestamp`. The token is refused from its expiry on (by the plane's clock),
  * and from the moment the ServiceAccount it was minted for is deleted — a new ServiceAccount of
- * the same name has another uid and does not revive it. RBAC decides in each plane what the user
- * may do; the token itself is not tied to one plane.
+ * the same name has another uid and does not revive it. As a cluster's ServiceAccount tokens
+ * are its own, the token is accepted only by the plane it was minted in — and, for the root plane
+ * (Milo's platform), by the project planes served under it, as Milo reaches them with the
+ * platform's credentials.
  * Caveat: tokens are opaque, not JWTs, and live in memory: a restarted server has forgotten them.
  */
 import { invalid, invalidValue, notFound, badRequest } from '../errors.ts';
@@ -18,6 +20,10 @@ import { isPlainObject, nowRfc3339 } from '../objects.ts';
 import type { Plane } from '../plane.ts';
 import { objectKey } from '../resources/resource-type.ts';
 import type { TokenAuthenticator } from './tokens.ts';
+
+/** server.ts's names for the root plane and its project planes (`project-<name>`). */
+const ROOT_PLANE_NAME = 'root';
+const PROJECT_PLANE_NAME_PREFIX = 'project-';
 
 export const SERVICE_ACCOUNTS_STORAGE = '/serviceaccounts';
 export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
@@ -59,12 +65,15 @@ export function requestToken(
       return false; // the plane is gone
     }
   };
+  const acceptedBy = (served: string): boolean =>
+    served === plane.name || (plane.name === ROOT_PLANE_NAME && served.startsWith(PROJECT_PLANE_NAME_PREFIX));
   const token = authenticator.mintBound(
     {
       name: serviceAccountUser(namespace, name),
       groups: [SERVICE_ACCOUNTS_GROUP, `${SERVICE_ACCOUNTS_GROUP}:${namespace}`],
     },
     valid,
+    acceptedBy,
   );
   return {
     kind: 'TokenRequest',
