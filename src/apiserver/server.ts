@@ -10,7 +10,9 @@
  * - every request but the health probes carries a bearer token of a known identity (else 401),
  *   and RBAC in the addressed plane allows it (else 403). As Kubernetes' default roles
  *   `system:discovery` and `system:basic-user` do, every authenticated identity may read
- *   discovery, `/version` and OpenAPI, and create SelfSubjectAccessReviews;
+ *   discovery, `/version` and OpenAPI, and create SelfSubjectAccessReviews and
+ *   SelfSubjectRulesReviews; `serviceaccounts/token` (create) answers a TokenRequest;
+ * - with `auditLog`, every request is recorded there as an audit.k8s.io/v1 Event (audit.ts);
  * - every failure is answered with a v1 Status; nothing is written for a refused request;
  * - `stop()` ends open watches and closes the listener.
  */
@@ -25,9 +27,12 @@ import {
   PROJECT_PLANE_PREFIX,
   projectControlPlanePath,
 } from '../apis/resourcemanager/v1alpha1/control-plane-path.ts';
+import { AuditLog, type AuditedRequest } from './audit.ts';
 import { loadOrCreateCertificates, type ServingCertificates } from './auth/certificates.ts';
 import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
 import { selfSubjectAccessReview } from './auth/access-review.ts';
+import { selfSubjectRulesReview } from './auth/rules-review.ts';
+import { requestToken } from './auth/token-request.ts';
 import { forbiddenError, RbacAuthorizer, type RequestAttributes } from './auth/rbac.ts';
 import { TokenAuthenticator, type Identity } from './auth/tokens.ts';
 import { methodNotAllowed, pathNotFound, unauthorized } from './errors.ts';
@@ -45,7 +50,7 @@ import { DEFAULT_WATCH_SETTINGS, handleWatch, type WatchSettings } from './handl
 import { decodeObjectBody, readBody, writeError, writeJson } from './http/io.ts';
 import { MethodNotAllowed, parseRequest, type RequestTarget } from './http/request-info.ts';
 import { Plane, type PlaneOptions } from './plane.ts';
-import { selfSubjectAccessReviews } from './resources/builtins.ts';
+import { selfSubjectAccessReviews, selfSubjectRulesReviews, serviceAccounts } from './resources/builtins.ts';
 import { SqliteBackend } from './storage/sqlite-backend.ts';
 
 export const ROOT_PLANE = 'root';
@@ -63,6 +68,8 @@ export interface ApiServerOptions {
   log?: Logger;
   watch?: Partial<WatchSettings>;
   plane?: PlaneOptions;
+  /** Appends an audit.k8s.io/v1 Event per request here (JSON lines, level Metadata). */
+  auditLog?: string;
 }
 
 interface PlaneEntry {
@@ -87,6 +94,24 @@ function attributesOf(target: ResourceTarget): RequestAttributes {
   };
 }
 
+/** What the audit log records of a request: its plane, user, verb and object. */
+function audited(plane: string | undefined, identity?: Identity, target?: RequestTarget): AuditedRequest {
+  if (target?.kind !== 'resource') return { plane, identity };
+  return {
+    plane,
+    identity,
+    verb: target.verb,
+    objectRef: {
+      resource: target.plural,
+      ...(target.subresource && { subresource: target.subresource }),
+      ...(target.namespace && { namespace: target.namespace }),
+      ...(target.name && { name: target.name }),
+      apiGroup: target.group,
+      apiVersion: target.version,
+    },
+  };
+}
+
 export class ApiServer {
   readonly authenticator = new TokenAuthenticator();
   readonly log: Logger;
@@ -98,6 +123,7 @@ export class ApiServer {
   /** The port bound, read once when listening (asking the socket each time costs a syscall). */
   private listeningPort?: number;
   private adminTokenValue = '';
+  private readonly audit?: AuditLog;
 
   private constructor(
     readonly certificates: ServingCertificates,
@@ -105,6 +131,7 @@ export class ApiServer {
   ) {
     this.log = options.log ?? pino({ level: process.env.LOG_LEVEL ?? 'warn' });
     this.watchSettings = { ...DEFAULT_WATCH_SETTINGS, ...options.watch };
+    if (options.auditLog) this.audit = AuditLog.open(options.auditLog);
     this.addPlane(ROOT_PLANE, '');
   }
 
@@ -210,6 +237,7 @@ export class ApiServer {
     for (const socket of this.sockets) socket.destroy();
     await closed;
     for (const { plane } of this.planes.values()) plane.close();
+    await this.audit?.close();
   }
 
   private async loadAdminToken(): Promise<void> {
@@ -269,6 +297,8 @@ export class ApiServer {
     const url = new URL(req.url ?? '/', 'https://localhost');
     const resolved = this.resolvePlane(url.pathname);
     let target: RequestTarget | undefined;
+    let identity: Identity | undefined;
+    this.audit?.watch(req, res, () => audited(resolved?.entry.plane.name, identity, target));
     try {
       if (!resolved) throw pathNotFound();
       target = parseRequest(req.method ?? 'GET', resolved.rest, url.searchParams);
@@ -276,7 +306,7 @@ export class ApiServer {
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         return void res.end('ok');
       }
-      const identity = this.authenticator.authenticate(req.headers.authorization);
+      identity = this.authenticator.authenticate(req.headers.authorization, resolved.entry.plane.name);
       if (!identity) throw unauthorized();
       if (target.kind === 'resource') this.authorize(resolved.entry, identity, target);
       await this.serve(resolved.entry, target, req, res, url.searchParams, identity);
@@ -344,8 +374,10 @@ export class ApiServer {
   }
 
   private authorize(entry: PlaneEntry, identity: Identity, target: ResourceTarget): void {
-    if (target.group === selfSubjectAccessReviews.group && target.plural === selfSubjectAccessReviews.plural)
-      return;
+    const review = [selfSubjectAccessReviews, selfSubjectRulesReviews].some(
+      (t) => target.group === t.group && target.plural === t.plural,
+    );
+    if (review) return;
     const attributes = attributesOf(target);
     const decision = entry.authorizer.authorize(identity, attributes);
     if (!decision.allowed) throw forbiddenError(identity, attributes, decision.reason);
@@ -366,6 +398,9 @@ export class ApiServer {
     if (type.namespaced && target.name !== undefined && target.namespace === undefined) throw pathNotFound();
     if (target.subresource && !type.subresources.some((s) => s.name === target.subresource))
       throw pathNotFound();
+    const subresource = type.subresources.find((s) => s.name === target.subresource);
+    if (target.verb === 'create' && subresource && !subresource.verbs.includes('create'))
+      throw methodNotAllowed();
     const r: ResourceRequest = {
       req,
       res,
@@ -382,6 +417,20 @@ export class ApiServer {
       if (target.verb !== 'create') throw methodNotAllowed();
       const review = decodeObjectBody(await readBody(req), req.headers['content-type']);
       return writeJson(res, 201, selfSubjectAccessReview(entry.authorizer, identity, review));
+    }
+    if (type === selfSubjectRulesReviews) {
+      if (target.verb !== 'create') throw methodNotAllowed();
+      const review = decodeObjectBody(await readBody(req), req.headers['content-type']);
+      return writeJson(res, 201, selfSubjectRulesReview(entry.authorizer, identity, review));
+    }
+    if (type === serviceAccounts && target.subresource === 'token') {
+      if (target.verb !== 'create') throw methodNotAllowed();
+      const request = decodeObjectBody(await readBody(req), req.headers['content-type']);
+      return writeJson(
+        res,
+        201,
+        requestToken(plane, this.authenticator, target.namespace!, target.name!, request),
+      );
     }
     switch (target.verb) {
       case 'get':

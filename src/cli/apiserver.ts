@@ -16,11 +16,12 @@ export interface ApiserverFlags {
   plane: string[];
   dataDir?: string;
   kubeconfig: string;
+  auditLog?: string;
 }
 
 export async function runApiserver(flags: ApiserverFlags): Promise<ApiServer> {
   const { host, port } = parseListen(flags.listen);
-  const server = await ApiServer.start({ host, port, dataDir: flags.dataDir });
+  const server = await ApiServer.start({ host, port, dataDir: flags.dataDir, auditLog: flags.auditLog });
   for (const name of flags.plane) server.addPlane(name);
   await writeKubeconfig(flags.kubeconfig, server.kubeconfig());
   return server;
@@ -32,6 +33,10 @@ export function apiserverCommand(): Command {
     .option('--listen <host:port>', 'address to listen on', '127.0.0.1:6443')
     .option('--plane <name>', 'add a plane served at /planes/<name> (repeatable)', collect, [])
     .option('--data-dir <dir>', 'keep the CA and tokens here (memory only without it)')
+    .option(
+      '--audit-log <path>',
+      'append an audit.k8s.io/v1 Event (level Metadata) per request here, one JSON line each',
+    )
     .addOption(
       new Option('--kubeconfig <path>', 'write a kubeconfig here once listening').default(
         '.netpresence/kubeconfig',

@@ -85,6 +85,25 @@ export class RbacAuthorizer {
     return { allowed: false, reason: unresolved.length > 0 ? `RBAC: ${aggregate(unresolved)}` : '' };
   }
 
+  /**
+   * The rules that apply to `identity` in `namespace` (cluster-wide bindings' and that
+   * namespace's), in binding order, as SelfSubjectRulesReview lists them; `errors` names the
+   * roles that bindings naming the identity point to but that do not exist. A superuser holds
+   * every rule: `superuser` is true and `rules` empty.
+   */
+  rulesFor(
+    identity: Identity,
+    namespace: string,
+  ): { superuser: boolean; rules: PolicyRule[]; errors: string[] } {
+    if (identity.groups.includes(SUPERUSER_GROUP)) return { superuser: true, rules: [], errors: [] };
+    const holders = this.#current().holdersOf(identity, namespace);
+    return {
+      superuser: false,
+      rules: holders.flatMap((holder) => holder.binding.rules),
+      errors: [...new Set(holders.flatMap((holder) => holder.binding.unresolved ?? []))],
+    };
+  }
+
   #current(): Policy {
     return (this.#policy ??= loadPolicy(this.#log));
   }
@@ -139,7 +158,7 @@ function scopeOf(attributes: RequestAttributes): string {
   return attributes.resourceRequest ? (attributes.namespace ?? '') : '';
 }
 
-interface PolicyRule {
+export interface PolicyRule {
   verbs: string[];
   apiGroups: string[];
   resources: string[];

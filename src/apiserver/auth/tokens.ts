@@ -26,6 +26,10 @@ const TOKEN_BYTES = 32;
 interface Credential {
   digest: Buffer;
   identity: Identity;
+  /** A bound token (TokenRequest) is refused once this answers false: expired, or its holder gone. */
+  valid?: () => boolean;
+  /** A bound token is accepted only by the planes this answers true for (its issuer's). */
+  acceptedBy?: (plane: string) => boolean;
 }
 
 export class TokenAuthenticator {
@@ -44,12 +48,31 @@ export class TokenAuthenticator {
     this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity) });
   }
 
-  authenticate(authorizationHeader: string | undefined): Identity | undefined {
+  /** A token accepted only while `valid()` answers true; forgotten the first time it does not. */
+  mintBound(identity: Identity, valid: () => boolean, acceptedBy?: (plane: string) => boolean): string {
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    const digest = digestOf(token);
+    this.#credentials.set(digest.toString('hex'), {
+      digest,
+      identity: authenticated(identity),
+      valid,
+      acceptedBy,
+    });
+    return token;
+  }
+
+  /** The identity of the header's token, for a request to `plane` (any plane when not given). */
+  authenticate(authorizationHeader: string | undefined, plane?: string): Identity | undefined {
     const token = bearerToken(authorizationHeader);
     if (token === undefined) return undefined;
     const digest = digestOf(token);
     const credential = this.#credentials.get(digest.toString('hex'));
     if (credential === undefined || !timingSafeEqual(credential.digest, digest)) return undefined;
+    if (credential.valid && !credential.valid()) {
+      this.#credentials.delete(digest.toString('hex'));
+      return undefined;
+    }
+    if (plane !== undefined && credential.acceptedBy && !credential.acceptedBy(plane)) return undefined;
     return authenticated(credential.identity);
   }
 

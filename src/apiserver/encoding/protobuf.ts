@@ -339,6 +339,35 @@ const SELF_SUBJECT_ACCESS_REVIEW: MessageSchema = {
   }),
 };
 
+const SERVICE_ACCOUNT: MessageSchema = {
+  1: METADATA,
+  2: messages('secrets', {
+    1: text('kind'),
+    2: text('namespace'),
+    3: text('name'),
+    4: text('uid'),
+    5: text('apiVersion'),
+    6: text('resourceVersion'),
+    7: text('fieldPath'),
+  }),
+  3: messages('imagePullSecrets', { 1: text('name') }),
+  4: optionalBool('automountServiceAccountToken'),
+};
+
+const TOKEN_REQUEST: MessageSchema = {
+  1: METADATA,
+  2: message('spec', {
+    1: texts('audiences'),
+    3: message('boundObjectRef', { 1: text('kind'), 2: text('apiVersion'), 3: text('name'), 4: text('uid') }),
+    4: optionalInteger('expirationSeconds'),
+  }),
+};
+
+const SELF_SUBJECT_RULES_REVIEW: MessageSchema = {
+  1: METADATA,
+  2: message('spec', { 1: text('namespace') }),
+};
+
 const KINDS = new Map<string, MessageSchema>([
   ['v1/Namespace', NAMESPACE],
   ['v1/ConfigMap', CONFIG_MAP],
@@ -348,4 +377,7 @@ const KINDS = new Map<string, MessageSchema>([
   ['rbac.authorization.k8s.io/v1/RoleBinding', ROLE_BINDING],
   ['rbac.authorization.k8s.io/v1/ClusterRoleBinding', ROLE_BINDING],
   ['authorization.k8s.io/v1/SelfSubjectAccessReview', SELF_SUBJECT_ACCESS_REVIEW],
+  ['v1/ServiceAccount', SERVICE_ACCOUNT],
+  ['authentication.k8s.io/v1/TokenRequest', TOKEN_REQUEST],
+  ['authorization.k8s.io/v1/SelfSubjectRulesReview', SELF_SUBJECT_RULES_REVIEW],
 ]);

@@ -33,14 +33,15 @@ export type RequestTarget =
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
-function verbOf(method: string, hasName: boolean, watch: boolean): Verb | undefined {
+function verbOf(method: string, hasName: boolean, watch: boolean, hasSubresource = false): Verb | undefined {
   switch (method) {
     case 'GET':
     case 'HEAD':
       if (watch) return 'watch';
       return hasName ? 'get' : 'list';
     case 'POST':
-      return hasName ? undefined : 'create';
+      // A named object takes a POST only on a subresource (serviceaccounts/NAME/token).
+      return hasName && !hasSubresource ? undefined : 'create';
     case 'PUT':
       return hasName ? 'update' : undefined;
     case 'PATCH':
@@ -100,7 +101,7 @@ export function parseRequest(method: string, path: string, query: URLSearchParam
   const [plural, name, subresource, ...extra] = rest;
   if (extra.length > 0) return { kind: 'unknown' };
   const watch = query.get('watch') === 'true' || query.get('watch') === '1';
-  const verb = verbOf(method, name !== undefined, watch);
+  const verb = verbOf(method, name !== undefined, watch, subresource !== undefined);
   if (!verb) throw new MethodNotAllowed();
   return { kind: 'resource', group, version, plural, namespace, name, subresource, verb };
 }

@@ -217,6 +217,36 @@ export const selfSubjectAccessReviews = builtin({
   }),
 });
 
+/** ServiceAccounts; `token` is the TokenRequest subresource (auth/token-request.ts, server.ts). */
+export const serviceAccounts = builtin({
+  group: '',
+  version: 'v1',
+  kind: 'ServiceAccount',
+  plural: 'serviceaccounts',
+  namespaced: true,
+  shortNames: ['sa'],
+  subresources: [{ name: 'token', verbs: ['create'] }],
+  strategicMerge: objectMetaStrategy,
+  schema: openObject('ServiceAccount binds together a name, understood by users, and a principal.', {
+    secrets: { type: 'array', items: openObject('ObjectReference to a Secret.') },
+    imagePullSecrets: { type: 'array', items: openObject('LocalObjectReference to a Secret.') },
+    automountServiceAccountToken: { type: 'boolean' },
+  }),
+});
+
+/** Never stored: a create is answered with the rules the asker holds in a namespace (server.ts). */
+export const selfSubjectRulesReviews = builtin({
+  group: 'authorization.k8s.io',
+  version: 'v1',
+  kind: 'SelfSubjectRulesReview',
+  plural: 'selfsubjectrulesreviews',
+  namespaced: false,
+  verbs: ['create'],
+  schema: openObject('SelfSubjectRulesReview enumerates the actions the current user can perform.', {
+    spec: openObject('The namespace to evaluate rules in.'),
+  }),
+});
+
 export const builtinTypes: readonly ResourceType[] = [
   namespaces,
   configMaps,
@@ -230,4 +260,6 @@ export const builtinTypes: readonly ResourceType[] = [
   rbac('ClusterRoleBinding', 'clusterrolebindings', false, { subjects, roleRef }),
   customResourceDefinitionType(builtin),
   selfSubjectAccessReviews,
+  serviceAccounts,
+  selfSubjectRulesReviews,
 ];
