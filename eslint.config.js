@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.netpresence/**', 'bin/**', 'scripts/**', 'eslint.config.js'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.netpresence/**',
+      'bin/**',
+      'scripts/**',
+      'eslint.config.js',
+      'dist/**',
+      'test-output/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

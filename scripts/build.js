@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`: compiles src/ (without its tests) to dist/ with tsc and source maps, from an
-// empty dist/ so no file of a removed source survives. `npm pack` runs it first (prepack).
+// empty dist/ so no file of a removed source survives, then bundles the dashboard page into
+// dist/dashboard/. `npm pack` runs it first (prepack).
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,4 +16,5 @@ const result = spawnSync(
     stdio: 'inherit',
   },
 );
-process.exit(result.status ?? 1);
+if (result.status !== 0) process.exit(result.status ?? 1);
+await import('./build-dashboard.js');

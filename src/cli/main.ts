@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { apiserverCommand } from './apiserver.ts';
 import { cellCommand } from './cell.ts';
+import { dashboardCommand } from './dashboard.ts';
 import { hubNamespaceCommand } from './hub-namespace.ts';
 import { managerCommand } from './manager.ts';
 import { propagatorCommand } from './propagator.ts';
@@ -17,6 +18,7 @@ const program = new Command('netpresence')
   .addCommand(cellCommand())
   .addCommand(propagatorCommand())
   .addCommand(traceCommand())
+  .addCommand(dashboardCommand())
   .addCommand(hubNamespaceCommand())
   .addCommand(upCommand());
 

@@ -1,7 +1,7 @@
 /**
  * `netpresence up`: the embedded fleet (src/fleet) until SIGINT or SIGTERM — every plane, every
  * controller, the propagation engine and the platform stand-ins in one process, with a
- * kubeconfig naming each plane.
+ * kubeconfig naming each plane, and the dashboard (src/dashboard) unless `--dashboard off`.
  *
  * Guarantees: once the fleet is up it prints a few lines to stdout — where it listens (the first
  * line starts with `netpresence fleet is up at `), where the kubeconfig is and what to try next;
@@ -10,10 +10,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
+import { startDashboard, type Dashboard } from '../dashboard/dashboard.ts';
 import { defaultFleetConfig, parseFleetConfig, type FleetConfig } from '../fleet/config.ts';
 import { startFleet, type Fleet } from '../fleet/fleet.ts';
+import { systemClock } from '../runtime/clock.ts';
 import { rootLogger } from '../runtime/logging.ts';
+import { DEFAULT_DASHBOARD_LISTEN, parseListen } from './dashboard.ts';
 import { logLevelOption, stopOnSignal, type LogLevel } from './process-options.ts';
 
 export const READY_LINE_PREFIX = 'netpresence fleet is up at ';
@@ -25,7 +28,11 @@ export interface UpFlags {
   host: string;
   kubeconfig: string;
   logLevel: LogLevel;
+  /** `HOST:PORT`, or `off`. */
+  dashboard: string;
 }
+
+export const DASHBOARD_LINE_PREFIX = 'dashboard: ';
 
 export async function loadConfig(path: string | undefined): Promise<FleetConfig> {
   if (!path) return defaultFleetConfig();
@@ -40,11 +47,17 @@ export function parsePort(value: string): number {
 }
 
 /** The lines printed once the fleet is up. */
-export function readyLines(fleet: Fleet, config: FleetConfig, startedMs: number): string[] {
+export function readyLines(
+  fleet: Fleet,
+  config: FleetConfig,
+  startedMs: number,
+  dashboardUrl?: string,
+): string[] {
   const firstCell = config.cells.find((cell) => cell.location) ?? config.cells[0];
   return [
     `${READY_LINE_PREFIX}${fleet.url} (ready in ${(startedMs / 1000).toFixed(1)} s)`,
     `kubeconfig: ${fleet.kubeconfigPath} — contexts platform, hub, project-<name>, <cell>, and -as-consumer / -as-cell`,
+    ...(dashboardUrl ? [`${DASHBOARD_LINE_PREFIX}${dashboardUrl}`] : []),
     'next:',
     `  export KUBECONFIG=${fleet.kubeconfigPath}`,
     '  kubectl --context hub get clusters',
@@ -53,8 +66,33 @@ export function readyLines(fleet: Fleet, config: FleetConfig, startedMs: number)
   ];
 }
 
+/**
+ * The dashboard beside the fleet, on `listen`; when the default address is taken (another fleet
+ * on this machine), on a free port of the same host instead.
+ */
+async function dashboardBeside(fleet: Fleet, listen: string, log: Logger): Promise<Dashboard> {
+  const address = parseListen(listen, '--dashboard');
+  const start = (port: number) =>
+    startDashboard({
+      kubeconfigPath: fleet.kubeconfigPath,
+      host: address.host,
+      port,
+      clock: systemClock,
+      log,
+    });
+  try {
+    return await start(address.port);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || listen !== DEFAULT_DASHBOARD_LISTEN)
+      throw err;
+    log.warn({ listen }, 'the default dashboard address is taken; serving the dashboard on a free port');
+    return start(0);
+  }
+}
+
 export async function runUp(flags: UpFlags): Promise<Fleet> {
   const started = performance.now();
+  if (flags.dashboard !== 'off') parseListen(flags.dashboard, '--dashboard');
   const config = await loadConfig(flags.config);
   const log = rootLogger({ level: flags.logLevel, name: 'netpresence-up', destination: pino.destination(2) });
   const fleet = await startFleet({
@@ -65,8 +103,24 @@ export async function runUp(flags: UpFlags): Promise<Fleet> {
     port: parsePort(flags.port),
     log,
   });
-  for (const line of readyLines(fleet, config, performance.now() - started)) console.log(line);
-  return fleet;
+  let dashboard: Dashboard | undefined;
+  try {
+    if (flags.dashboard !== 'off') dashboard = await dashboardBeside(fleet, flags.dashboard, log);
+  } catch (err) {
+    await fleet.stop();
+    throw err;
+  }
+  for (const line of readyLines(fleet, config, performance.now() - started, dashboard?.url))
+    console.log(line);
+  if (!dashboard) return fleet;
+  const running = dashboard;
+  return {
+    ...fleet,
+    async stop() {
+      await running.stop();
+      await fleet.stop();
+    },
+  };
 }
 
 export function upCommand(): Command {
@@ -83,6 +137,11 @@ export function upCommand(): Command {
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .addOption(
       new Option('--kubeconfig <path>', 'write the kubeconfig here').default('.netpresence/kubeconfig'),
+    )
+    .option(
+      '--dashboard <address>',
+      'serve the dashboard at HOST:PORT (loopback only), or "off"',
+      DEFAULT_DASHBOARD_LISTEN,
     )
     .addOption(logLevelOption('warn', 'lowest log level written to stderr'))
     .action(async (flags: UpFlags) => {

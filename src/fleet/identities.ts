@@ -122,7 +122,11 @@ function merge(...grants: Grant[]): Grant {
 export function platformGrants(): Grant {
   return grant(
     MANAGER_IDENTITY,
-    [rule(['resourcemanager.miloapis.com', 'networking.datumapis.com', 'services.miloapis.com'], ALL, READ)],
+    [
+      rule(['resourcemanager.miloapis.com', 'networking.datumapis.com', 'services.miloapis.com'], ALL, READ),
+      // The location publisher records its Warnings (MissingCityCode, …) on the platform's Locations.
+      rule([EVENTS], ['events'], ['create']),
+    ],
     [MANAGER_IDENTITY],
   );
 }

@@ -97,6 +97,8 @@ export interface ChildFleetOptions {
   timeoutMs?: number;
   /** Node options for the fleet process, before the script (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** Serve the dashboard on a free loopback port; off without it, so fleets do not contend for it. */
+  dashboard?: boolean;
 }
 
 export interface ChildFleet {
@@ -122,6 +124,7 @@ export async function startChildFleet(options: ChildFleetOptions = {}): Promise<
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'netpresence-fleet-')));
   const kubeconfigPath = join(dir, 'kubeconfig');
   const args = ['bin/netpresence.js', 'up', '--port', '0', '--kubeconfig', kubeconfigPath];
+  args.push('--dashboard', options.dashboard ? '127.0.0.1:0' : 'off');
   if (options.config !== undefined) {
     const configPath = join(dir, 'fleet.yaml');
     await writeFile(configPath, options.config);

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { queryOverview, type Overview, type PairView, type RowView } from './overview.ts';
+
+const pair = (location: string, state: PairView['state']): PairView => ({
+  location,
+  state,
+  words: state,
+  bindings: { ready: 0, total: 0, names: state === 'unbound' ? [] : [`web-${location}`] },
+  hubCopy: false,
+  policy: false,
+  cells: [],
+});
+const row = (project: string, network: string, states: PairView['state'][]): RowView => ({
+  project,
+  namespace: 'default',
+  network,
+  pairs: ['a', 'b'].map((l, i) => pair(l, states[i])),
+});
+const overview: Overview = {
+  locations: ['a', 'b'],
+  rows: [
+    row('p1', 'n', ['ready', 'unbound']),
+    row('p2', 'n', ['refused', 'unbound']),
+    row('p3', 'm', ['unbound', 'unbound']),
+  ],
+  totals: { bindingsReady: 1, bindings: 2, claimsBound: 0, claims: 0, refusals: {} },
+};
+
+describe('overview query', () => {
+  it('filters by project, network, location, state and search, and pages', () => {
+    assert.deepEqual(
+      queryOverview(overview, { project: 'p2' }).rows.map((r) => r.project),
+      ['p2'],
+    );
+    assert.deepEqual(
+      queryOverview(overview, { network: 'n' }).rows.map((r) => r.project),
+      ['p1', 'p2'],
+    );
+    assert.deepEqual(
+      queryOverview(overview, { state: 'refused' }).rows.map((r) => r.project),
+      ['p2'],
+    );
+    const located = queryOverview(overview, { location: 'b' });
+    assert.deepEqual(located.locations, ['b']);
+    assert.ok(located.rows.every((r) => r.pairs.length === 1 && r.pairs[0].location === 'b'));
+    assert.deepEqual(
+      queryOverview(overview, { search: 'WEB-A' }).rows.map((r) => r.project),
+      ['p1', 'p2'],
+    );
+    const paged = queryOverview(overview, { pageSize: 2, page: 2 });
+    assert.deepEqual([paged.page, paged.pages, paged.matching, paged.rows.length], [2, 2, 3, 1]);
+  });
+});

@@ -1,0 +1,265 @@
+/**
+ * The overview: one row per (project, namespace, network), one column per location, and in each
+ * cell of the grid the pair's state in words — built from the dashboard's informer stores.
+ *
+ * Guarantees: `buildOverview` reads stores only (no API call) and is a pure function of them;
+ * every pair has a `state` (ready, refused, waiting, unbound) and `words` saying it, so colour is
+ * never the only signal; rows are sorted by project, namespace, network and columns by name.
+ * Locations are the platform's Locations plus any a binding names (`mars-1`), so a binding for a
+ * location nobody serves still has a column to show its refusal in.
+ */
+import { CLUSTER_LOCATION_LABEL } from '../apis/common/labels.ts';
+import {
+  UPSTREAM_CLUSTER_NAME_LABEL,
+  UPSTREAM_NAMESPACE_LABEL,
+  projectOfUpstreamClusterName,
+} from '../apis/common/upstream.ts';
+import type { KubeObject } from '../client/types.ts';
+import type { DashboardSources } from './sources.ts';
+
+export type PairState = 'ready' | 'refused' | 'waiting' | 'unbound';
+
+export interface ConditionView {
+  status: string;
+  reason: string;
+  message: string;
+}
+
+export interface CellPresence {
+  cell: string;
+  copy: boolean;
+  claims: number;
+  bound: number;
+  refused: number;
+}
+
+export interface PairView {
+  location: string;
+  state: PairState;
+  words: string;
+  hubNamespace?: string;
+  bindings: { ready: number; total: number; names: string[]; worst?: ConditionView };
+  context?: { name: string; ready?: ConditionView; cidr?: string };
+  hubCopy: boolean;
+  policy: boolean;
+  cells: CellPresence[];
+}
+
+export interface RowView {
+  project: string;
+  namespace: string;
+  network: string;
+  pairs: PairView[];
+}
+
+export interface Totals {
+  bindingsReady: number;
+  bindings: number;
+  claimsBound: number;
+  claims: number;
+  refusals: Record<string, number>;
+}
+
+export interface Overview {
+  locations: string[];
+  rows: RowView[];
+  totals: Totals;
+}
+
+type Any = any;
+
+export function conditionOf(object: KubeObject | undefined, type: string): ConditionView | undefined {
+  const found = (object as Any)?.status?.conditions?.find((c: Any) => c.type === type);
+  return found
+    ? { status: found.status, reason: found.reason ?? '', message: found.message ?? '' }
+    : undefined;
+}
+
+const rowKey = (project: string, namespace: string, network: string) =>
+  `${project}\u0000${namespace}\u0000${network}`;
+
+/** hub namespace → (project, project namespace), from the upstream labels. */
+function routes(sources: DashboardSources): Map<string, { project: string; namespace: string }> {
+  const found = new Map<string, { project: string; namespace: string }>();
+  for (const ns of sources.hub.namespaces.list()) {
+    const labels = ns.metadata.labels ?? {};
+    const project = projectOfUpstreamClusterName(labels[UPSTREAM_CLUSTER_NAME_LABEL] ?? '');
+    const namespace = labels[UPSTREAM_NAMESPACE_LABEL];
+    if (project && namespace) found.set(ns.metadata.name!, { project, namespace });
+  }
+  return found;
+}
+
+function worstOf(conditions: ConditionView[]): ConditionView | undefined {
+  return conditions.find((c) => c.status === 'False') ?? conditions.find((c) => c.status !== 'True');
+}
+
+function stateOf(pair: Omit<PairView, 'state' | 'words'>): { state: PairState; words: string } {
+  const { bindings } = pair;
+  if (bindings.total === 0) return { state: 'unbound', words: 'not bound' };
+  if (bindings.worst?.status === 'False')
+    return { state: 'refused', words: `refused: ${bindings.worst.reason}` };
+  if (bindings.worst) return { state: 'waiting', words: `waiting: ${bindings.worst.reason || 'Pending'}` };
+  return { state: 'ready', words: 'Ready' };
+}
+
+export function buildOverview(sources: DashboardSources): Overview {
+  const hubRoutes = routes(sources);
+  const hubNamespaceOf = new Map<string, string>();
+  for (const [hubNs, route] of hubRoutes)
+    hubNamespaceOf.set(`${route.project}\u0000${route.namespace}`, hubNs);
+
+  const rows = new Map<string, RowView>();
+  const row = (project: string, namespace: string, network: string): RowView => {
+    const key = rowKey(project, namespace, network);
+    let found = rows.get(key);
+    if (!found) rows.set(key, (found = { project, namespace, network, pairs: [] }));
+    return found;
+  };
+  for (const project of sources.projectNames())
+    for (const network of sources.project(project)?.networks.list() ?? [])
+      row(project, network.metadata.namespace!, network.metadata.name!);
+
+  const locations = new Set(sources.platform.locations.list().map((l) => l.metadata.name!));
+  const bindingsOf = new Map<string, KubeObject[]>();
+  const totals: Totals = { bindingsReady: 0, bindings: 0, claimsBound: 0, claims: 0, refusals: {} };
+  const refusal = (reason: string) => (totals.refusals[reason] = (totals.refusals[reason] ?? 0) + 1);
+  for (const binding of sources.hub.bindings.list() as Any[]) {
+    const route = hubRoutes.get(binding.metadata.namespace);
+    const project = route?.project ?? '(unresolved)';
+    const namespace = binding.spec.network.namespace ?? route?.namespace ?? binding.metadata.namespace;
+    const location = binding.spec.location.name;
+    locations.add(location);
+    const key = `${rowKey(project, namespace, binding.spec.network.name)}\u0000${location}`;
+    row(project, namespace, binding.spec.network.name);
+    bindingsOf.set(key, [...(bindingsOf.get(key) ?? []), binding]);
+    totals.bindings++;
+    const ready = conditionOf(binding, 'Ready');
+    if (ready?.status === 'True') totals.bindingsReady++;
+    else if (ready?.status === 'False') refusal(ready.reason);
+  }
+
+  const policies = new Set(sources.hub.policies.list().map((p) => p.metadata.name!));
+  const cellsAt = new Map<string, string[]>();
+  for (const cluster of sources.hub.clusters.list()) {
+    const location = cluster.metadata.labels?.[CLUSTER_LOCATION_LABEL];
+    if (location) cellsAt.set(location, [...(cellsAt.get(location) ?? []), cluster.metadata.name!]);
+  }
+  for (const cell of sources.cellNames())
+    for (const claim of sources.cell(cell)?.claims.list() ?? []) {
+      totals.claims++;
+      const ready = conditionOf(claim, 'Ready');
+      if (conditionOf(claim, 'Bound')?.status === 'True') totals.claimsBound++;
+      if (ready?.status === 'False') refusal(ready.reason);
+    }
+
+  const columns = [...locations].sort();
+  for (const view of rows.values()) {
+    const project = sources.project(view.project);
+    const hubNs = hubNamespaceOf.get(`${view.project}\u0000${view.namespace}`);
+    for (const location of columns) {
+      const holders =
+        bindingsOf.get(`${rowKey(view.project, view.namespace, view.network)}\u0000${location}`) ?? [];
+      const context = project?.contexts
+        .list(view.namespace)
+        .find((c: Any) => c.spec.network.name === view.network && c.spec.location.name === location);
+      const contextName = context?.metadata.name;
+      const subnet = (context as Any)?.status?.ipam?.ipv6SubnetRef?.name
+        ? (project?.subnets.get(view.namespace, (context as Any).status.ipam.ipv6SubnetRef.name) as Any)
+        : undefined;
+      const readies = holders.map(
+        (b) => conditionOf(b, 'Ready') ?? { status: 'Unknown', reason: 'Pending', message: '' },
+      );
+      const cells = (cellsAt.get(location) ?? []).map((cell): CellPresence => {
+        const stores = sources.cell(cell);
+        const claims = hubNs
+          ? (stores?.claims.list(hubNs).filter((c: Any) => c.spec.network.name === view.network) ?? [])
+          : [];
+        return {
+          cell,
+          copy: !!(hubNs && contextName && stores?.contexts.get(hubNs, contextName)),
+          claims: claims.length,
+          bound: claims.filter((c) => conditionOf(c, 'Bound')?.status === 'True').length,
+          refused: claims.filter((c) => conditionOf(c, 'Ready')?.status === 'False').length,
+        };
+      });
+      const pair: Omit<PairView, 'state' | 'words'> = {
+        location,
+        hubNamespace: hubNs,
+        bindings: {
+          ready: readies.filter((c) => c.status === 'True').length,
+          total: holders.length,
+          names: holders.map((b) => b.metadata.name!),
+          worst: worstOf(readies),
+        },
+        context: contextName
+          ? {
+              name: contextName,
+              ready: conditionOf(context, 'Ready'),
+              cidr: subnet ? `${subnet.spec.startAddress}/${subnet.spec.prefixLength}` : undefined,
+            }
+          : undefined,
+        hubCopy: !!(hubNs && contextName && sources.hub.contexts.get(hubNs, contextName)),
+        policy: policies.has(`location-${location}`),
+        cells,
+      };
+      view.pairs.push({ ...pair, ...stateOf(pair) });
+    }
+  }
+  const sorted = [...rows.values()].sort(
+    (a, b) =>
+      a.project.localeCompare(b.project) ||
+      a.namespace.localeCompare(b.namespace) ||
+      a.network.localeCompare(b.network),
+  );
+  return { locations: columns, rows: sorted, totals };
+}
+
+export interface OverviewQuery {
+  project?: string;
+  network?: string;
+  location?: string;
+  state?: string;
+  search?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+export interface OverviewPage {
+  locations: string[];
+  rows: RowView[];
+  totals: Totals;
+  matching: number;
+  page: number;
+  pages: number;
+}
+
+/** The rows (and columns) a query selects, one page of them. */
+export function queryOverview(overview: Overview, query: OverviewQuery): OverviewPage {
+  const locations = query.location
+    ? overview.locations.filter((l) => l === query.location)
+    : overview.locations;
+  const search = query.search?.toLowerCase();
+  const rows = overview.rows
+    .filter((r) => !query.project || r.project === query.project)
+    .filter((r) => !query.network || r.network === query.network)
+    .map((r) => (query.location ? { ...r, pairs: r.pairs.filter((p) => p.location === query.location) } : r))
+    .filter((r) => !query.state || r.pairs.some((p) => p.state === query.state))
+    .filter(
+      (r) =>
+        !search ||
+        `${r.project} ${r.namespace} ${r.network}`.toLowerCase().includes(search) ||
+        r.pairs.some((p) => p.bindings.names.some((n) => n.toLowerCase().includes(search))),
+    );
+  const pageSize = Math.max(1, Math.min(query.pageSize ?? 50, 500));
+  const pages = Math.max(1, Math.ceil(rows.length / pageSize));
+  const page = Math.min(Math.max(1, query.page ?? 1), pages);
+  return {
+    locations,
+    rows: rows.slice((page - 1) * pageSize, page * pageSize),
+    totals: overview.totals,
+    matching: rows.length,
+    page,
+    pages,
+  };
+}

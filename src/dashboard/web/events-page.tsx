@@ -1,0 +1,61 @@
+/** Warning events of the platform, the hub and the cells, newest first, with what they regard. */
+import { useEffect, useState } from 'preact/hooks';
+import { getJson, type EventView } from './api.ts';
+
+function regardingLink(event: EventView) {
+  const { kind, namespace, name } = event.regarding;
+  const text = `${kind ?? ''} ${namespace ? `${namespace}/` : ''}${name ?? ''}`;
+  if (event.plane.startsWith('cell-'))
+    return <a href={`#/cell/${encodeURIComponent(event.plane)}`}>{text}</a>;
+  return <span>{text}</span>;
+}
+
+export function EventsPage({ version }: { version: number }) {
+  const [events, setEvents] = useState<EventView[] | undefined>();
+  useEffect(() => {
+    let current = true;
+    void getJson<{ events: EventView[] }>('/api/events').then(
+      (loaded) => current && setEvents(loaded.events),
+    );
+    return () => {
+      current = false;
+    };
+  }, [version]);
+  return (
+    <section aria-labelledby="events-title">
+      <h2 id="events-title">Warnings</h2>
+      {!events && <p>Loading…</p>}
+      {events && events.length === 0 && <p>No Warning events.</p>}
+      {events && events.length > 0 && (
+        <div class="grid-wrap">
+          <table data-testid="events">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Plane</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Regarding</th>
+                <th scope="col">Note</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((e, i) => (
+                <tr key={i}>
+                  <td>
+                    <time dateTime={e.time}>{e.time}</time>
+                  </td>
+                  <td>{e.plane}</td>
+                  <td>
+                    <span class="state state-refused">{e.reason}</span>
+                  </td>
+                  <td>{regardingLink(e)}</td>
+                  <td>{e.note}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

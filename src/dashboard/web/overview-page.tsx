@@ -1,0 +1,214 @@
+/**
+ * The overview: the grid of (project, network) rows × location columns, its filters, search and
+ * counts. Filters run on the server over the aggregated overview; the page shows one page of rows.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { getJson, type OverviewPage as Page, type PairView, type RowView } from './api.ts';
+import { pairHref, StateBadge } from './state.tsx';
+
+interface Filters {
+  project: string;
+  network: string;
+  location: string;
+  state: string;
+  search: string;
+  page: number;
+}
+
+const STATES = ['ready', 'refused', 'waiting', 'unbound'];
+
+function PairCell({ row, pair }: { row: RowView; pair: PairView }) {
+  const cells = pair.cells.map(
+    (c) =>
+      `${c.cell}: ${c.copy ? 'copy' : 'no copy'}, ${c.bound}/${c.claims} bound${c.refused ? `, ${c.refused} refused` : ''}`,
+  );
+  const label = `${row.project}/${row.network} in ${pair.location}`;
+  const body = (
+    <>
+      <StateBadge state={pair.state} words={pair.words} />
+      {pair.bindings.total > 0 && (
+        <span class="detail">
+          bindings {pair.bindings.ready}/{pair.bindings.total}
+          {pair.bindings.worst && pair.bindings.worst.status !== 'True'
+            ? ` · ${pair.bindings.worst.reason}`
+            : ''}
+        </span>
+      )}
+      {pair.context && (
+        <span class="detail">
+          context{' '}
+          {pair.context.ready
+            ? `${pair.context.ready.status === 'True' ? 'Ready' : pair.context.ready.reason}`
+            : 'pending'}
+          {pair.context.cidr ? ` · ${pair.context.cidr}` : ''}
+        </span>
+      )}
+      {pair.bindings.total > 0 && (
+        <span class="detail">
+          hub copy {pair.hubCopy ? 'yes' : 'no'} · policy {pair.policy ? 'yes' : 'no'}
+        </span>
+      )}
+      {cells.map((c) => (
+        <span class="detail" key={c}>
+          {c}
+        </span>
+      ))}
+    </>
+  );
+  return (
+    <td class={`pair pair-${pair.state}`} data-location={pair.location}>
+      {pair.hubNamespace ? (
+        <a class="pair-link" href={pairHref(pair.hubNamespace, row.network, pair.location)}>
+          <span class="visually-hidden">{label}: </span>
+          {body}
+        </a>
+      ) : (
+        body
+      )}
+    </td>
+  );
+}
+
+export function OverviewPage({ version }: { version: number }) {
+  const [filters, setFilters] = useState<Filters>({
+    project: '',
+    network: '',
+    location: '',
+    state: '',
+    search: '',
+    page: 1,
+  });
+  const [page, setPage] = useState<Page | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    let current = true;
+    getJson<Page>('/api/overview', { ...filters }).then(
+      (loaded) => {
+        if (!current) return;
+        setPage(loaded);
+        setError(undefined);
+        document.body.dataset.overviewVersion = String(loaded.version);
+      },
+      (err: Error) => current && setError(err.message),
+    );
+    return () => {
+      current = false;
+    };
+  }, [version, filters]);
+  const set = (field: keyof Filters) => (event: Event) =>
+    setFilters({ ...filters, [field]: (event.target as HTMLInputElement).value, page: 1 });
+  if (!page) return <p>{error ?? 'Loading the overview…'}</p>;
+  const { totals } = page;
+  const select = (field: keyof Filters, label: string, options: string[]) => (
+    <label>
+      {label}
+      <select value={filters[field]} onChange={set(field)} name={field}>
+        <option value="">all</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <section aria-labelledby="overview-title">
+      <h2 id="overview-title">Where each network is present</h2>
+      <dl class="counts">
+        <div>
+          <dt>Bindings Ready</dt>
+          <dd data-testid="bindings-ready">
+            {totals.bindingsReady} / {totals.bindings}
+          </dd>
+        </div>
+        <div>
+          <dt>Claims Bound</dt>
+          <dd data-testid="claims-bound">
+            {totals.claimsBound} / {totals.claims}
+          </dd>
+        </div>
+        <div>
+          <dt>Refusals</dt>
+          <dd>
+            {Object.entries(totals.refusals)
+              .map(([reason, count]) => `${reason} ${count}`)
+              .join(', ') || 'none'}
+          </dd>
+        </div>
+      </dl>
+      <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+        {select('project', 'Project', page.projects)}
+        {select('network', 'Network', page.networks)}
+        {select(
+          'location',
+          'Location',
+          page.locations.length === 1 && filters.location ? [filters.location] : page.locations,
+        )}
+        {select('state', 'State', STATES)}
+        <label>
+          Search
+          <input
+            type="search"
+            name="search"
+            value={filters.search}
+            onInput={set('search')}
+            placeholder="project, network or binding"
+          />
+        </label>
+      </form>
+      <p aria-live="polite" data-testid="matching">
+        {page.matching} rows{page.pages > 1 ? `, page ${page.page} of ${page.pages}` : ''}
+      </p>
+      <div class="grid-wrap">
+        <table class="grid">
+          <caption class="visually-hidden">Each network (rows) in each location (columns)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Project / network</th>
+              {page.locations.map((l) => (
+                <th scope="col" key={l}>
+                  {l}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {page.rows.map((row) => (
+              <tr
+                key={`${row.project}/${row.namespace}/${row.network}`}
+                data-row={`${row.project}/${row.network}`}
+              >
+                <th scope="row">
+                  {row.project}
+                  {row.namespace !== 'default' ? `/${row.namespace}` : ''} / {row.network}
+                </th>
+                {row.pairs.map((pair) => (
+                  <PairCell key={pair.location} row={row} pair={pair} />
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {page.pages > 1 && (
+        <nav aria-label="Pages" class="pages">
+          <button
+            type="button"
+            disabled={page.page <= 1}
+            onClick={() => setFilters({ ...filters, page: page.page - 1 })}
+          >
+            Previous
+          </button>
+          <button
+            type="button"
+            disabled={page.page >= page.pages}
+            onClick={() => setFilters({ ...filters, page: page.page + 1 })}
+          >
+            Next
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * A pair: the hop chain of each binding holding it, as `netpresence trace binding` computes it
+ * (the server runs src/trace), then the claims and interfaces in each cell serving the location.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { getJson, type PairDetail } from './api.ts';
+import { conditionState, conditionWords, StateBadge } from './state.tsx';
+
+const HOP_WORDS: Record<string, string> = {
+  ok: 'ok',
+  missing: 'MISSING',
+  refusing: 'REFUSING',
+  waiting: 'WAITING',
+  unreachable: 'UNREADABLE',
+  unchecked: 'not checked',
+};
+const HOP_STATE: Record<string, string> = {
+  ok: 'ready',
+  missing: 'refused',
+  refusing: 'refused',
+  waiting: 'waiting',
+  unreachable: 'refused',
+  unchecked: 'unbound',
+};
+
+export function PairPage(props: {
+  hubNamespace: string;
+  network: string;
+  location: string;
+  version: number;
+}) {
+  const { hubNamespace, network, location, version } = props;
+  const [detail, setDetail] = useState<PairDetail | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    let current = true;
+    getJson<PairDetail>('/api/pair', { hubNamespace, network, location }).then(
+      (loaded) => current && setDetail(loaded),
+      (err: Error) => current && setError(err.message),
+    );
+    return () => {
+      current = false;
+    };
+  }, [hubNamespace, network, location, version]);
+  return (
+    <section aria-labelledby="pair-title">
+      <h2 id="pair-title">
+        Network {network} in {location}
+      </h2>
+      <p>Hub namespace {hubNamespace}</p>
+      {!detail && <p>{error ?? 'Loading…'}</p>}
+      {detail && detail.traces.length === 0 && <p>No binding holds this pair.</p>}
+      {detail?.traces.map((trace) => (
+        <article key={trace.binding} aria-labelledby={`trace-${trace.binding}`}>
+          <h3 id={`trace-${trace.binding}`}>Binding {trace.binding}</h3>
+          <ol class="hops" data-testid="hops">
+            {trace.hops.map((hop, i) => (
+              <li key={i} class="hop" data-hop={hop.id} data-state={hop.state}>
+                <StateBadge
+                  state={HOP_STATE[hop.state] ?? hop.state}
+                  words={HOP_WORDS[hop.state] ?? hop.state}
+                />{' '}
+                <strong class="hop-title">{hop.title}</strong> <span class="hop-plane">{hop.plane}</span>{' '}
+                <span class="hop-object">{hop.object}</span>
+                {hop.condition && (
+                  <span class="hop-condition">
+                    {' '}
+                    {hop.condition.type}={hop.condition.status} {hop.condition.reason}
+                  </span>
+                )}
+                {(hop.note ?? (hop.state !== 'ok' ? hop.condition?.message : undefined)) && (
+                  <p class="hop-note">{hop.note ?? hop.condition?.message}</p>
+                )}
+                {hop.state !== 'ok' && hop.advice && <p class="hop-advice">What to do: {hop.advice}</p>}
+              </li>
+            ))}
+          </ol>
+          <p class="verdict" data-testid="verdict">
+            {trace.verdict}
+          </p>
+        </article>
+      ))}
+      {detail && detail.interfaces.length > 0 && (
+        <>
+          <h3>Claims and interfaces</h3>
+          <div class="grid-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Cell</th>
+                  <th scope="col">Claim</th>
+                  <th scope="col">Interface</th>
+                  <th scope="col">Addresses (gateway)</th>
+                  <th scope="col">MTU</th>
+                  <th scope="col">Data plane</th>
+                  <th scope="col">Ready</th>
+                </tr>
+              </thead>
+              <tbody>
+                {detail.interfaces.map((i) => (
+                  <tr key={`${i.cell}/${i.claim}`}>
+                    <td>
+                      <a href={`#/cell/${encodeURIComponent(i.cell)}`}>{i.cell}</a>
+                    </td>
+                    <td>{i.claim}</td>
+                    <td>
+                      {i.iface ?? '—'} {i.phase ? `(${i.phase})` : ''}
+                    </td>
+                    <td>
+                      {i.addresses.map((a) => (
+                        <div key={a.address}>
+                          {a.address} {a.gateway ? `(${a.gateway})` : ''}
+                        </div>
+                      ))}
+                    </td>
+                    <td>{i.mtu ?? '—'}</td>
+                    <td>
+                      {Object.entries(i.dataPlane).map(([type, c]) => (
+                        <div key={type}>
+                          <StateBadge state={conditionState(c)} words={conditionWords(type, c)} />
+                          {c && c.status === 'False' ? ` ${c.message}` : ''}
+                        </div>
+                      ))}
+                    </td>
+                    <td>
+                      <StateBadge
+                        state={conditionState(i.claimConditions.Ready)}
+                        words={conditionWords('Ready', i.claimConditions.Ready)}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
