@@ -13,6 +13,7 @@
  *   subscription is dropped when the response closes (`res.on('close')`, not the request's).
  */
 import { badRequest, type ApiError } from '../errors.ts';
+import { watchEventLine } from '../encoding/watch-event.ts';
 import type { KubeObject } from '../objects.ts';
 import { apiVersionOf, presentedForm } from '../resources/resource-type.ts';
 import type { StoredEvent } from '../storage/revision-log.ts';
@@ -78,14 +79,16 @@ export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAUL
 
   let columnsSent = false;
   let closed = false;
-  const send = (eventType: string, object: unknown): void => {
+  const sendLine = (line: string): void => {
     if (closed || res.writableEnded || res.destroyed) return;
-    res.write(`${JSON.stringify({ type: eventType, object })}\n`);
+    res.write(line);
     if (res.writableLength > settings.maxBufferedBytes) res.destroy();
   };
+  const send = (eventType: string, object: unknown): void =>
+    sendLine(`${JSON.stringify({ type: eventType, object })}\n`);
   const sendObject = (eventType: WatchEventType, stored: KubeObject): void => {
+    if (!table) return sendLine(watchEventLine(type, eventType, stored));
     const object = presentedForm(type, stored);
-    if (!table) return send(eventType, object);
     send(
       eventType,
       tableOf(r, [object], object.metadata.resourceVersion ?? '', { omitColumnDefinitions: columnsSent }),
