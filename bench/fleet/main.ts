@@ -20,7 +20,12 @@
  *      its plane's revision) from before the first create until the planes are quiet, less the
  *      background of Lease renewals measured before the run, / P×L (the claims' writes
  *      included);
- *   5. peak RSS: the fleet process's VmHWM (/proc/<pid>/status), setup included.
+ *   5. peak RSS: the fleet process's VmHWM (/proc/<pid>/status), setup included;
+ *   6. claim Bound→project copy: from the cell watch event with `Bound=True` to the first event of
+ *      the interface's project copy `c-<p>.<cell>` (controllers.md §13) in the project plane
+ *      (negative when the copy is there first: the copy follows the interface, not the claim);
+ *   7. copy writes per claim: every watch event on hub NetworkInterfaces and on project-plane
+ *      copies (each is one write) from before the first create until the planes are quiet, / P×L.
  *
  * Usage: npm run bench:fleet -- [--projects P] [--locations L] [--concurrency C] [--timeout S]
  *        [--profile DIR]
@@ -29,7 +34,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
-import type { KubeObject } from '../../src/client/types.ts';
+import { COPY_SELECTOR } from '../../src/apis/networking/v1alpha/interface-copy.ts';
+import type { KubeObject, WatchHandle } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
 import { sequential } from './sequential.ts';
@@ -173,6 +179,46 @@ async function recordTrue(
   );
 }
 
+/**
+ * Counts every write to interface copies (one watch event each) on the hub and in every project
+ * plane, and records when each project copy is first seen, by the claim key it copies.
+ */
+async function watchCopies(
+  fleet: ChildFleet,
+  args: Args,
+  hubNamespaces: string[],
+  present: Map<string, number>,
+): Promise<{ writes(): number; stop(): void }> {
+  let writes = 0;
+  const handles: WatchHandle[] = [];
+  const open = async (context: string, onEvent: (object: KubeObject) => void) => {
+    const client = fleet.client(context, KINDS.interfaces);
+    const { resourceVersion } = await client.list({ limit: 1, labelSelector: COPY_SELECTOR });
+    handles.push(
+      await client.watch(
+        { resourceVersion, labelSelector: COPY_SELECTOR },
+        (type, object: KubeObject) => {
+          if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') return;
+          writes++;
+          onEvent(object);
+        },
+        (err) => {
+          if (err) console.error(`${context} copy watch ended: ${err.message}`);
+        },
+      ),
+    );
+  };
+  await open('hub', () => {});
+  for (let p = 0; p < args.projects; p++)
+    await open(`project-${projectName(p)}`, (copy) => {
+      const match = /^(c-\d+)\.(cell-loc-\d+)$/.exec(copy.metadata.name ?? '');
+      if (!match) return;
+      const key = `${match[2]}/${hubNamespaces[p]}/${match[1]}`;
+      if (!present.has(key)) present.set(key, performance.now());
+    });
+  return { writes: () => writes, stop: () => handles.forEach((handle) => handle.abort()) };
+}
+
 async function main(args: Args): Promise<void> {
   const pairs = args.projects * args.locations;
   console.log(
@@ -222,6 +268,8 @@ async function main(args: Args): Promise<void> {
     const check = () => {
       if (ready.size >= pairs && bound.size >= pairs) done();
     };
+    const copied = new Map<string, number>();
+    const copies = await watchCopies(fleet, args, hubNamespaces, copied);
     const watches = [await recordTrue(fleet, 'hub', KINDS.networkBindings, 'Ready', ready, check)];
     for (let l = 0; l < args.locations; l++)
       watches.push(await recordTrue(fleet, cellName(l), KINDS.claims, 'Bound', bound, check));
@@ -266,6 +314,8 @@ async function main(args: Args): Promise<void> {
     const last = performance.now();
     for (const watch of watches) watch.abort();
     const after = await quietRevisions(fleet, args, rate);
+    copies.stop();
+    const copyWrites = copies.writes();
     const writes = after.sum - before.sum - Math.round(rate * (after.at - before.at));
     const rss = await peakRssMiB(fleet.child.pid!);
 
@@ -277,6 +327,14 @@ async function main(args: Args): Promise<void> {
         ? `${what}: none`
         : `${what} p50 ${(percentile(sorted, 50) / 1000).toFixed(1)} s, p99 ${(percentile(sorted, 99) / 1000).toFixed(1)} s`;
     };
+    const boundToCopy = [...bound]
+      .filter(([key]) => copied.has(key))
+      .map(([key, at]) => copied.get(key)! - at)
+      .sort((a, b) => a - b);
+    const copyReport =
+      boundToCopy.length === 0
+        ? 'claim Bound→project copy: none'
+        : `claim Bound→project copy p50 ${(percentile(boundToCopy, 50) / 1000).toFixed(1)} s, p99 ${(percentile(boundToCopy, 99) / 1000).toFixed(1)} s (${boundToCopy.length}/${pairs} copies)`;
     const convergeS = (Math.max(...ready.values(), ...bound.values()) - started) / 1000;
     console.log(
       `run: creates sent in ${((created - started) / 1000).toFixed(1)} s; ${ready.size}/${pairs} bindings Ready, ` +
@@ -288,6 +346,9 @@ async function main(args: Args): Promise<void> {
     console.log(
       `result: converged in ${convergeS.toFixed(1)} s; ${report('binding→Ready', ready)}; ${report('claim→Bound', bound)}; ` +
         `${(writes / pairs).toFixed(1)} API writes per binding (${writes}, Lease renewals excluded); peak RSS ${rss.toFixed(0)} MiB`,
+    );
+    console.log(
+      `result: ${copyReport}; ${(copyWrites / pairs).toFixed(1)} copy writes per claim (${copyWrites}, hub and project copies)`,
     );
   } finally {
     await fleet.dispose();

@@ -42,6 +42,20 @@ describe('fleet config', () => {
     assert.deepEqual(config.cells, []);
   });
 
+  it('a cell may be served without its controllers, for a netpresence cell run against it', () => {
+    const config = parseFleetConfig(
+      'cells: [{ name: cell-a, location: l, controllers: false }, { name: cell-b, controllers: true }]\n',
+    );
+    assert.deepEqual(config.cells, [
+      { name: 'cell-a', controllers: false, location: 'l' },
+      { name: 'cell-b' },
+    ]);
+    assert.throws(
+      () => parseFleetConfig('cells: [{ name: cell-a, controllers: sometimes }]\n'),
+      (err: Error) => err.message.includes(configMessages.badBoolean('cells[0].controllers')),
+    );
+  });
+
   it('names every problem at once, each with its field', () => {
     const text = [
       'projects:',
