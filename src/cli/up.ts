@@ -53,7 +53,8 @@ export function readyLines(fleet: Fleet, config: FleetConfig, startedMs: number)
   ];
 }
 
-export async function runUp(flags: UpFlags): Promise<Fleet> {
+/** Starts the fleet and prints the ready lines; `beforeReady` runs between the two. */
+export async function runUp(flags: UpFlags, beforeReady: (fleet: Fleet) => void = () => {}): Promise<Fleet> {
   const started = performance.now();
   const config = await loadConfig(flags.config);
   const log = rootLogger({ level: flags.logLevel, name: 'netpresence-up', destination: pino.destination(2) });
@@ -65,6 +66,7 @@ export async function runUp(flags: UpFlags): Promise<Fleet> {
     port: parsePort(flags.port),
     log,
   });
+  beforeReady(fleet);
   for (const line of readyLines(fleet, config, performance.now() - started)) console.log(line);
   return fleet;
 }
@@ -86,6 +88,7 @@ export function upCommand(): Command {
     )
     .addOption(logLevelOption('warn', 'lowest log level written to stderr'))
     .action(async (flags: UpFlags) => {
-      stopOnSignal(await runUp(flags));
+      // The handlers are in place before the ready lines: whoever reads them may signal at once.
+      await runUp(flags, stopOnSignal);
     });
 }
