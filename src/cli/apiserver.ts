@@ -44,9 +44,9 @@ export function apiserverCommand(): Command {
     )
     .action(async (flags: ApiserverFlags) => {
       const server = await runApiserver(flags);
+      stopOnSignal(server);
       console.log(
         `netpresence apiserver listening on ${server.url('root')}; kubeconfig written to ${flags.kubeconfig}`,
       );
-      stopOnSignal(server);
     });
 }

@@ -67,7 +67,12 @@ export function processSettings(flags: ProcessFlags, command: string): ProcessSe
   };
 }
 
-/** Stops `running` and exits 0 on the first SIGINT or SIGTERM; a repeated signal is not caught. */
+/**
+ * Stops `running` and exits 0 on the first SIGINT or SIGTERM; a repeated signal is not caught.
+ * Call it before printing that the process is up: a parent that reads that line may signal at
+ * once, and a child preempted between its print and this call died of the default SIGINT action
+ * (exit code null) instead of stopping cleanly.
+ */
 export function stopOnSignal(running: { stop(): Promise<void> }): void {
   let stopping = false;
   const stop = (): void => {
@@ -88,6 +93,6 @@ export function serveUntilSignalled(
     running.metricsUrl && `metrics on ${running.metricsUrl}/metrics`,
     running.healthUrl && `health on ${running.healthUrl}/healthz`,
   ].filter(Boolean);
-  console.log(`netpresence ${command} running${served.length > 0 ? `; ${served.join(', ')}` : ''}`);
   stopOnSignal(running);
+  console.log(`netpresence ${command} running${served.length > 0 ? `; ${served.join(', ')}` : ''}`);
 }

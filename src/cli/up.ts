@@ -90,7 +90,8 @@ async function dashboardBeside(fleet: Fleet, listen: string, log: Logger): Promi
   }
 }
 
-export async function runUp(flags: UpFlags): Promise<Fleet> {
+/** Starts the fleet (and its dashboard) and prints the ready lines; `beforeReady` runs between the two. */
+export async function runUp(flags: UpFlags, beforeReady: (fleet: Fleet) => void = () => {}): Promise<Fleet> {
   const started = performance.now();
   if (flags.dashboard !== 'off') parseListen(flags.dashboard, '--dashboard');
   const config = await loadConfig(flags.config);
@@ -110,14 +111,19 @@ export async function runUp(flags: UpFlags): Promise<Fleet> {
     await fleet.stop();
     throw err;
   }
+  const running = dashboard ? withDashboard(fleet, dashboard) : fleet;
+  beforeReady(running);
   for (const line of readyLines(fleet, config, performance.now() - started, dashboard?.url))
     console.log(line);
-  if (!dashboard) return fleet;
-  const running = dashboard;
+  return running;
+}
+
+/** The fleet, stopping its dashboard first. */
+function withDashboard(fleet: Fleet, dashboard: Dashboard): Fleet {
   return {
     ...fleet,
     async stop() {
-      await running.stop();
+      await dashboard.stop();
       await fleet.stop();
     },
   };
@@ -145,6 +151,7 @@ export function upCommand(): Command {
     )
     .addOption(logLevelOption('warn', 'lowest log level written to stderr'))
     .action(async (flags: UpFlags) => {
-      stopOnSignal(await runUp(flags));
+      // The handlers are in place before the ready lines: whoever reads them may signal at once.
+      await runUp(flags, stopOnSignal);
     });
 }

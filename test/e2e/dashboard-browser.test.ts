@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { resourceIdOf } from '../../src/controllers/shared/resource-ids.ts';
+import { resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import { locationKind } from '../../src/apis/networking/v1alpha/location.ts';
 import { launchBrowser, screenshot, type Browser } from '../support/browser.ts';
 import {
