@@ -8,6 +8,7 @@
  */
 import type { AdmissionPlugin } from './admission.ts';
 import { schemaAdmission } from './admission/schema-admission.ts';
+import { DEFAULT_MAX_OBJECT_BYTES } from './limits.ts';
 import { nowRfc3339, type KubeObject } from './objects.ts';
 import { Catalog } from './resources/catalog.ts';
 import { builtinTypes } from './resources/builtins.ts';
@@ -20,6 +21,10 @@ import { randomUUID } from 'node:crypto';
 
 export interface PlaneOptions {
   historyLimit?: number;
+  /** Bytes the revision log's window may hold (objects and their previous states); 64 MiB by default. */
+  historyBytes?: number;
+  /** The largest encoded object a write may store (1.5 MiB by default). */
+  maxObjectBytes?: number;
   backend?: LogBackend;
   now?: () => Date;
 }
@@ -32,6 +37,7 @@ export class Plane {
   /** Schema admission for custom resources first; what composes the plane may add more. */
   readonly admission: AdmissionPlugin[] = [schemaAdmission()];
   readonly now: () => Date;
+  readonly maxObjectBytes: number;
   private readonly namespaceTermination: NamespaceTermination;
   private readonly crdCleanup: CrdCleanup;
   private readonly garbageCollector: GarbageCollector;
@@ -42,7 +48,8 @@ export class Plane {
     readonly basePath: string,
     options: PlaneOptions = {},
   ) {
-    this.log = new RevisionLog(options.historyLimit, options.backend);
+    this.log = new RevisionLog(options.historyLimit, options.backend, options.historyBytes);
+    this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.catalog = new Catalog(this.log);
     this.now = options.now ?? (() => new Date());
     for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);
