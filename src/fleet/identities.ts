@@ -7,8 +7,10 @@
  *   works with networking, policy and IPAM objects, Leases and Events on the hub and in project
  *   planes;
  * - `netpresence-propagator` — the propagation engine: everything on the hub and in every cell;
- * - `netpresence-<cell>` — one cell's controllers: everything in its own cell plane, and IPAM
- *   objects in every project plane (its claims), nothing else;
+ * - `netpresence-<cell>` — one cell's controllers: everything in its own cell plane; in every
+ *   project plane it reads IPAM and writes IPClaims and IPAllocations, which CellRestriction
+ *   admission narrows to those labelled with its own cell (`cellOfIdentity` tells it who is a
+ *   cell); never IPPools or IPClasses, nothing else;
  * - `consumer-<project>` — a project's consumer: NetworkBindings (and reading the Namespace) in
  *   that project's hub namespaces only, through a RoleBinding the hub-namespace provisioner
  *   writes into each of them.
@@ -26,6 +28,11 @@ export const CONSUMER_ROLE = 'netpresence-consumer';
 export const CELL_ROLE = 'netpresence-cell';
 
 export const cellIdentity = (cell: string): string => `netpresence-${cell}`;
+
+/** The cell among `cells` whose identity `user` is, or undefined. */
+export function cellOfIdentity(user: string, cells: readonly string[]): string | undefined {
+  return cells.find((cell) => cellIdentity(cell) === user);
+}
 export const consumerIdentity = (project: string): string => `consumer-${project}`;
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -119,8 +126,17 @@ export function hubGrants(): Grant {
 export function projectGrants(cells: string[]): Grant {
   return merge(
     grant(MANAGER_IDENTITY, [rule([NETWORKING, IPAM], ALL, ALL), ...RUNTIME_RULES], [MANAGER_IDENTITY]),
-    grant(CELL_ROLE, [rule([IPAM], ALL, ALL)], cells.map(cellIdentity)),
+    grant(CELL_ROLE, cellIpamRules(), cells.map(cellIdentity)),
   );
+}
+
+/** What a cell may do with IPAM in a project plane; CellRestriction narrows writes to its own. */
+export function cellIpamRules(): Rule[] {
+  return [
+    rule([IPAM], ALL, READ),
+    rule([IPAM], ['ipclaims'], ['create', 'update', 'patch', 'delete']),
+    rule([IPAM], ['ipallocations'], ['update', 'patch', 'delete']),
+  ];
 }
 
 export function cellGrants(cell: string): Grant {

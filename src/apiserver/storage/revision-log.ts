@@ -264,10 +264,13 @@ export class RevisionLog {
   }
 
   private restore(backend: LogBackend): void {
-    const state = backend.load({ events: this.historyLimit, bytes: this.historyBytes });
+    // The in-memory window lets the count reach 1.25 × historyLimit before trimming; so may the file.
+    const state = backend.load({ events: Math.ceil(this.historyLimit * 1.25), bytes: this.historyBytes });
     for (const event of state.objects) this.apply(event);
     for (const event of state.history) this.pushHistory(event);
-    if (this.history.length > this.historyLimit || this.historyTotal > this.historyBytes) this.trimHistory();
+    if (this.history.length > this.historyLimit * 1.25 || this.historyTotal > this.historyBytes) {
+      this.trimHistory();
+    }
     this.current = state.revision;
     this.compactedThrough = state.compactedThrough;
   }
