@@ -14,6 +14,8 @@ export interface PlaneState {
   readonly log: RevisionLog;
   readonly catalog: Catalog;
   readonly admission: readonly AdmissionPlugin[];
+  /** The largest encoded object a write may store (limits.ts). */
+  readonly maxObjectBytes: number;
   now(): Date;
   namespace(name: string): KubeObject | undefined;
   /** Starts deleting a namespace (Terminating); it goes once its content is gone. */

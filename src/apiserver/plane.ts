@@ -8,6 +8,7 @@
  */
 import type { AdmissionPlugin } from './admission/plugins.ts';
 import { schemaAdmission } from './admission/schema-admission.ts';
+import { DEFAULT_MAX_OBJECT_BYTES } from './limits.ts';
 import { nowRfc3339, type KubeObject } from './objects.ts';
 import type { PlaneState } from './plane-state.ts';
 import { Catalog } from './resources/catalog.ts';
@@ -22,6 +23,10 @@ import { randomUUID } from 'node:crypto';
 
 export interface PlaneOptions {
   historyLimit?: number;
+  /** Bytes the revision log's window may hold (objects and their previous states); 64 MiB by default. */
+  historyBytes?: number;
+  /** The largest encoded object a write may store (1.5 MiB by default). */
+  maxObjectBytes?: number;
   backend?: LogBackend;
   now?: () => Date;
 }
@@ -34,6 +39,7 @@ export class Plane implements PlaneState {
   /** Schema admission for custom resources first; what composes the plane may add more. */
   readonly admission: AdmissionPlugin[] = [schemaAdmission()];
   readonly now: () => Date;
+  readonly maxObjectBytes: number;
   private readonly namespaceTermination: NamespaceTermination;
   private readonly crdCleanup: CrdCleanup;
   private readonly garbageCollector: GarbageCollector;
@@ -44,8 +50,9 @@ export class Plane implements PlaneState {
     readonly basePath: string,
     options: PlaneOptions = {},
   ) {
-    this.log = new RevisionLog(options.historyLimit, options.backend);
+    this.log = new RevisionLog(options.historyLimit, options.backend, options.historyBytes);
     removeStrandedDeletions(this.log);
+    this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.catalog = new Catalog(this.log);
     this.now = options.now ?? (() => new Date());
     for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);

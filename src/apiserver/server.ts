@@ -179,6 +179,12 @@ export class ApiServer {
     if (this.byPath.has(basePath)) throw new Error(`a plane is already served at ${basePath}`);
     const backend = this.options.dataDir ? SqliteBackend.open(this.planeDatabase(name)) : undefined;
     const plane = new Plane(name, basePath, { ...this.options.plane, backend });
+    if (backend?.compactedOnLoad) {
+      this.log.warn(
+        { plane: name, revisions: backend.compactedOnLoad },
+        'the stored revision log was larger than its window; the oldest history was compacted on load',
+      );
+    }
     const entry = {
       plane,
       openapi: new OpenApiCache(plane.catalog),

@@ -25,7 +25,16 @@ import {
   staleObject,
   type FieldError,
 } from './errors.ts';
-import { clone, compactMetadata, deepEqual, nowRfc3339, specOf, type KubeObject } from './objects.ts';
+import {
+  clone,
+  compactMetadata,
+  deepEqual,
+  isPlainObject,
+  nowRfc3339,
+  specOf,
+  type KubeObject,
+} from './objects.ts';
+import { checkObjectSize } from './limits.ts';
 import type { PlaneState } from './plane-state.ts';
 import type { Change } from './storage/revision-log.ts';
 import {
@@ -37,6 +46,7 @@ import {
   type ResourceType,
 } from './resources/resource-type.ts';
 import { validateName } from './validation/names.ts';
+import { checkMetadataTypes, validateObjectMeta } from './validation/object-meta.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -176,6 +186,7 @@ export function createObject(
   options: WriteOptions = {},
 ) {
   const meta = incoming.metadata ?? {};
+  checkMetadataTypes(type.kind, type.version, meta);
   let name = meta.name;
   if (!name && meta.generateName) name = generateName(meta.generateName);
   if (!name) {
@@ -204,13 +215,19 @@ export function createObject(
   if (!type.hasGeneration) delete object.metadata.generation;
   if (type.statusSubresource) delete object.status;
   if (type.prepareForCreate) object = type.prepareForCreate(object);
-  refuseIfInvalid(type, name, [...validateName(name, type.nameRule), ...(type.validate?.(object, {}) ?? [])]);
+  checkObjectSize(type.kind, name, object, plane.maxObjectBytes);
+  refuseIfInvalid(type, name, [
+    ...validateName(name, type.nameRule),
+    ...validateObjectMeta(object.metadata, type.nameRule),
+    ...(type.validate?.(object, {}) ?? []),
+  ]);
   const key = objectKey(meta.namespace, name);
   // Admission before the existence check, as Kubernetes validates before it reaches storage: an
   // allocation hook may refuse a duplicate with its own cause.
   const admitted = admit(plane, 'CREATE', type, object, undefined, options);
   if (plane.log.get(type.storage, key)) throw alreadyExists(resourceRef(type), name);
   object = { ...admitted.object, metadata: compactMetadata(admitted.object.metadata) };
+  checkObjectSize(type.kind, name, object, plane.maxObjectBytes);
   if (options.dryRun) return object;
   return commit(
     plane,
@@ -252,6 +269,7 @@ export function updateObject(
   options: WriteOptions = {},
 ): KubeObject {
   const name = old.metadata.name!;
+  if (isPlainObject(incoming.metadata)) checkMetadataTypes(type.kind, type.version, incoming.metadata);
   let next = clone(mergeForSubresource(type, incoming, old, options.subresource));
   next.apiVersion = old.apiVersion;
   next.kind = old.kind;
@@ -283,8 +301,12 @@ export function updateObject(
       ]);
     }
   }
+  checkObjectSize(type.kind, name, next, plane.maxObjectBytes);
   if (type.prepareForUpdate) next = type.prepareForUpdate(next, old);
-  refuseIfInvalid(type, name, type.validate?.(next, { old, subresource: options.subresource }) ?? []);
+  refuseIfInvalid(type, name, [
+    ...validateObjectMeta(next.metadata, type.nameRule),
+    ...(type.validate?.(next, { old, subresource: options.subresource }) ?? []),
+  ]);
   const admitted = admit(plane, 'UPDATE', type, next, old, options);
   next = admitted.object;
   if (
@@ -295,6 +317,7 @@ export function updateObject(
   }
   next = { ...next, metadata: compactMetadata(next.metadata) };
   if (deepEqual(next, old) && admitted.related.length === 0) return old;
+  checkObjectSize(type.kind, name, next, plane.maxObjectBytes);
   if (options.dryRun) return next;
   const key = objectKey(old.metadata.namespace, name);
   const change: Change = { resource: type.storage, key, object: storedForm(type, next) };

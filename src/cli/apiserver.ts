@@ -2,7 +2,8 @@
  * `netpresence apiserver`: the embedded Kubernetes API server alone — the root plane plus one
  * plane per `--plane`, a kubeconfig with a context per plane, until SIGINT or SIGTERM.
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { pino } from 'pino';
 import { writeKubeconfig } from '../apiserver/auth/kubeconfig.ts';
 import { ApiServer } from '../apiserver/server.ts';
 import { parseListen, stopOnSignal } from './process-options.ts';
@@ -17,11 +18,28 @@ export interface ApiserverFlags {
   dataDir?: string;
   kubeconfig: string;
   auditLog?: string;
+  maxObjectBytes?: number;
+  historyBytes?: number;
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
+  return n;
 }
 
 export async function runApiserver(flags: ApiserverFlags): Promise<ApiServer> {
   const { host, port } = parseListen(flags.listen);
-  const server = await ApiServer.start({ host, port, dataDir: flags.dataDir, auditLog: flags.auditLog });
+  // Logs go to stderr: stdout carries only the line saying where the server listens.
+  const log = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
+  const server = await ApiServer.start({
+    host,
+    port,
+    dataDir: flags.dataDir,
+    auditLog: flags.auditLog,
+    log,
+    plane: { maxObjectBytes: flags.maxObjectBytes, historyBytes: flags.historyBytes },
+  });
   for (const name of flags.plane) server.addPlane(name);
   await writeKubeconfig(flags.kubeconfig, server.kubeconfig());
   return server;
@@ -36,6 +54,16 @@ export function apiserverCommand(): Command {
     .option(
       '--audit-log <path>',
       'append an audit.k8s.io/v1 Event (level Metadata) per request here, one JSON line each',
+    )
+    .option(
+      '--max-object-bytes <n>',
+      'largest encoded object a write may store (default 1.5 MiB)',
+      positiveInteger,
+    )
+    .option(
+      '--history-bytes <n>',
+      'bytes of history each plane keeps for watches to resume from (default 64 MiB)',
+      positiveInteger,
     )
     .addOption(
       new Option('--kubeconfig <path>', 'write a kubeconfig here once listening').default(

@@ -112,3 +112,4 @@ export const isAlreadyExists = (err: unknown): err is AlreadyExistsError => err 
 export const isConflict = (err: unknown): err is ConflictError => err instanceof ConflictError;
 export const isInvalid = (err: unknown): err is InvalidError => err instanceof InvalidError;
 export const isGone = (err: unknown): err is GoneError => err instanceof GoneError;
+export const isForbidden = (err: unknown): err is ForbiddenError => err instanceof ForbiddenError;

@@ -96,6 +96,16 @@ describe('fleet identities', () => {
     const project = planeWith(projectGrants(['cell-a', 'cell-b']));
     const claims = { group: 'ipam.miloapis.com', resource: 'ipclaims', namespace: 'default' };
     assert.equal(project.allows(cellIdentity('cell-b'), { ...claims, verb: 'create' }), true);
+    assert.equal(project.allows(cellIdentity('cell-b'), { ...claims, verb: 'delete' }), true);
+    const allocations = { ...claims, resource: 'ipallocations' };
+    assert.equal(project.allows(cellIdentity('cell-b'), { ...allocations, verb: 'delete' }), true);
+    assert.equal(project.allows(cellIdentity('cell-b'), { ...allocations, verb: 'create' }), false);
+    for (const resource of ['ippools', 'ipclasses']) {
+      assert.equal(project.allows(cellIdentity('cell-b'), { ...claims, resource, verb: 'get' }), true);
+      for (const verb of ['create', 'update', 'patch', 'delete']) {
+        assert.equal(project.allows(cellIdentity('cell-b'), { ...claims, resource, verb }), false, `${verb} ${resource}`);
+      }
+    }
     assert.equal(
       project.allows(cellIdentity('cell-b'), {
         group: 'networking.datumapis.com',

@@ -7,9 +7,11 @@
  *   works with networking, policy and IPAM objects, Leases and Events on the hub and in project
  *   planes (NetworkInterfaces in project planes: the interface projector's copies);
  * - `netpresence-propagator` — the propagation engine: everything on the hub and in every cell;
- * - `netpresence-<cell>` — one cell's controllers: everything in its own cell plane, IPAM
- *   objects in every project plane (its claims), and on the hub NetworkInterfaces only (the
- *   write-back of its interfaces, controllers.md §13.1), nothing else;
+ * - `netpresence-<cell>` — one cell's controllers: everything in its own cell plane; in every
+ *   project plane it reads IPAM and writes IPClaims and IPAllocations, which CellRestriction
+ *   admission narrows to those labelled with its own cell (`cellOfIdentity` tells it who is a
+ *   cell), never IPPools or IPClasses; on the hub NetworkInterfaces only (the write-back of its
+ *   interfaces, controllers.md §13.1); nothing else;
  * - `netpresence-dataplane-<cell>` — the simulated data plane in one cell (controllers.md §14):
  *   reads NetworkInterfaces and NetworkInterfaceClaims there and writes their `status`, nothing else;
  * - `netpresence-dataplane` — its project part: reads Subnets in project planes and in cells, and
@@ -33,6 +35,11 @@ export const DATAPLANE_IDENTITY = 'netpresence-dataplane';
 export const DATAPLANE_CELL_ROLE = 'netpresence-dataplane-cell';
 
 export const cellIdentity = (cell: string): string => `netpresence-${cell}`;
+
+/** The cell among `cells` whose identity `user` is, or undefined. */
+export function cellOfIdentity(user: string, cells: readonly string[]): string | undefined {
+  return cells.find((cell) => cellIdentity(cell) === user);
+}
 export const consumerIdentity = (project: string): string => `consumer-${project}`;
 export const dataPlaneCellIdentity = (cell: string): string => `netpresence-dataplane-${cell}`;
 
@@ -161,9 +168,18 @@ export function hubGrants(cells: string[] = []): Grant {
 export function projectGrants(cells: string[]): Grant {
   return merge(
     grant(MANAGER_IDENTITY, [rule([NETWORKING, IPAM], ALL, ALL), ...RUNTIME_RULES], [MANAGER_IDENTITY]),
-    grant(CELL_ROLE, [rule([IPAM], ALL, ALL)], cells.map(cellIdentity)),
+    grant(CELL_ROLE, cellIpamRules(), cells.map(cellIdentity)),
     grant(DATAPLANE_IDENTITY, dataPlaneSubnetRules(true), [DATAPLANE_IDENTITY]),
   );
+}
+
+/** What a cell may do with IPAM in a project plane; CellRestriction narrows writes to its own. */
+export function cellIpamRules(): Rule[] {
+  return [
+    rule([IPAM], ALL, READ),
+    rule([IPAM], ['ipclaims'], ['create', 'update', 'patch', 'delete']),
+    rule([IPAM], ['ipallocations'], ['update', 'patch', 'delete']),
+  ];
 }
 
 export function cellGrants(cell: string): Grant {

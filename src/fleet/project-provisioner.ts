@@ -15,6 +15,7 @@
  * - a Project deleted and created again under the same name (a new uid) gets a fresh plane.
  * Caveat: removing a plane discards its objects at once; nothing in it is finalized first.
  */
+import { cellRestriction } from '../apiserver/admission/cell-restriction.ts';
 import type { Plane } from '../apiserver/plane.ts';
 import { hubNamespaceName } from '../apis/common/upstream.ts';
 import {
@@ -37,7 +38,13 @@ import { projectPlaneName } from '../runtime/planes.ts';
 import { forObject } from '../runtime/triggers.ts';
 import { crdsOfPlane, ensureObjects, installPlaneCrds } from './bootstrap.ts';
 import type { FleetContext } from './context.ts';
-import { CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES, consumerIdentity, projectGrants } from './identities.ts';
+import {
+  cellOfIdentity,
+  CLUSTER_ROLE_BINDINGS,
+  CLUSTER_ROLES,
+  consumerIdentity,
+  projectGrants,
+} from './identities.ts';
 
 export const name = 'project-provisioner';
 
@@ -68,6 +75,8 @@ export function provision(project: string, uid: string, fleet: ProvisionerDeps['
   if (!plane) {
     plane = server.addProjectPlane(project);
     plane.addAdmission(ipamAdmission(plane));
+    const cells = config.cells.map((cell) => cell.name);
+    plane.addAdmission(cellRestriction((user) => cellOfIdentity(user, cells)));
   }
   installPlaneCrds(plane, crdsOfPlane.project);
   installDefaultIpamConfig(plane);

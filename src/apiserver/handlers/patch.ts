@@ -33,7 +33,7 @@ export function patchTypes(type: ResourceType): string[] {
 function patched(r: ResourceRequest, current: KubeObject, contentType: string, body: Buffer): unknown {
   switch (contentType) {
     case JSON_PATCH:
-      return applyJsonPatch(current, decodeBody(body, contentType));
+      return applyJsonPatch(current, decodeBody(body, contentType), r.plane.maxObjectBytes);
     case MERGE_PATCH:
       return applyMergePatch(current, decodeBody(body, contentType));
     case STRATEGIC_MERGE_PATCH:

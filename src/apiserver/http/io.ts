@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { isProtobuf, decodeProtobufObject } from '../encoding/protobuf.ts';
 import { asApiError, badRequest, entityTooLarge, type ApiError } from '../errors.ts';
+import { checkDepth } from '../limits.ts';
 import { isPlainObject } from '../objects.ts';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -36,8 +37,14 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0].trim().toLowerCase();
 }
 
-/** Decodes a JSON, YAML (apply) or protobuf body into a JSON value. */
+/** Decodes a JSON, YAML (apply) or protobuf body into a JSON value no deeper than MAX_JSON_DEPTH. */
 export function decodeBody(body: Buffer, contentType: string | undefined): unknown {
+  const value = decodeAny(body, contentType);
+  checkDepth(value);
+  return value;
+}
+
+function decodeAny(body: Buffer, contentType: string | undefined): unknown {
   if (isProtobuf(contentType)) return decodeProtobufObject(body);
   const text = body.toString('utf8');
   if (

@@ -24,6 +24,7 @@
  * A now applies {spec: {size: 2}}: size becomes 2 and color stays, because B owns it. When B then
  * applies nothing under spec, color goes: A no longer owns it either.
  */
+import { checkDepth } from '../limits.ts';
 import { parse } from 'yaml';
 import { badRequest } from '../errors.ts';
 import { clone, isPlainObject } from '../objects.ts';
@@ -54,6 +55,7 @@ export function parseApplyBody(body: string): Record<string, unknown> {
     throw badRequest(yamlError(err instanceof Error ? err.message : String(err)));
   }
   if (!isPlainObject(parsed)) throw badRequest(notAnObject(parsed));
+  checkDepth(parsed);
   return parsed;
 }
 

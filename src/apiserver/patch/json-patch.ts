@@ -9,11 +9,14 @@
  * operations, an unknown op, or a missing or malformed `path`/`from`/`value` is 400; more than
  * 10000 operations is 413. An operation that does not apply is 422 Invalid, worded as the
  * evanphx/json-patch library the real server uses words it (the message is the patch error).
+ * Given a size limit, the bytes `copy` operations add are bounded (as the Go library's
+ * AccumulatedCopySizeLimit bounds them): the copy that would pass it is 413, before it is built.
  * Caveats: negative array indices (a Go-library extension) are refused; `test` of a missing field
  * fails, where the Go library lets `null` match it; removing a missing field of an existing
  * object reports the missing path, as the Go library does for a missing parent.
  */
 import { ApiError, badRequest } from '../errors.ts';
+import { encodedSize } from '../limits.ts';
 import { clone, deepEqual, isPlainObject } from '../objects.ts';
 import { fieldOf, jsonTypeName, setField, type JsonObject } from './json-object.ts';
 
@@ -70,12 +73,24 @@ const failures = {
   testFailed: (path: string) => `testing value ${path} failed: test operation failed`,
 };
 
-export function applyJsonPatch(target: unknown, patch: unknown): unknown {
+/**
+ * Applies `patch` to a copy of `target`. With `maxBytes`, the bytes `copy` operations add are
+ * counted as they go (a copy can double the document, which no body limit bounds), and the
+ * copy that would take the document past `maxBytes` is refused with 413 before it is made.
+ */
+export function applyJsonPatch(target: unknown, patch: unknown, maxBytes = Infinity): unknown {
   const operations = decodePatch(patch);
   // The document lives in a holder so that the empty pointer, too, names a slot in a container.
   const holder: JsonObject = { document: clone(target) };
-  for (const operation of operations) apply(holder, operation);
+  const budget = { left: maxBytes === Infinity ? Infinity : maxBytes - encodedSize(target), maxBytes };
+  for (const operation of operations) apply(holder, operation, budget);
   return holder.document;
+}
+
+interface CopyBudget {
+  /** Bytes copies may still add. */
+  left: number;
+  maxBytes: number;
 }
 
 function decodePatch(patch: unknown): Operation[] {
@@ -111,7 +126,7 @@ function pointerField(operation: JsonObject, op: string, field: 'path' | 'from')
   return { text, tokens: tokens.map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~')) };
 }
 
-function apply(holder: JsonObject, operation: Operation): void {
+function apply(holder: JsonObject, operation: Operation, budget: CopyBudget): void {
   const path = operation.path.text;
   const at = locate(holder, operation.path);
   switch (operation.op) {
@@ -143,7 +158,7 @@ function apply(holder: JsonObject, operation: Operation): void {
     case 'move':
       return move(holder, operation.from, operation.path);
     case 'copy':
-      return copy(holder, operation.from, operation.path);
+      return copy(holder, operation.from, operation.path, budget);
   }
 }
 
@@ -157,13 +172,25 @@ function move(holder: JsonObject, from: Pointer, path: Pointer): void {
   if (!insert(destination, value)) throw rejected(failures.moveInvalidIndex(path.text, destination.token));
 }
 
-function copy(holder: JsonObject, from: Pointer, path: Pointer): void {
+function copy(holder: JsonObject, from: Pointer, path: Pointer, budget: CopyBudget): void {
   const source = locate(holder, from);
   const value = source && valueAt(source);
   if (!source || value === undefined) throw rejected(failures.missingFrom('copy', from.text));
   const destination = locate(holder, path);
   if (!destination) throw rejected(failures.missingDestination('copy', path.text));
+  if (budget.left !== Infinity) {
+    budget.left -= encodedSize(value);
+    if (budget.left < 0) throw copyTooLarge(budget.maxBytes);
+  }
   if (!insert(destination, clone(value))) throw rejected(failures.copyInvalidIndex(destination.token));
+}
+
+function copyTooLarge(maxBytes: number): ApiError {
+  return new ApiError(
+    413,
+    'RequestEntityTooLarge',
+    `Request entity too large: Unable to complete the copy, the patched object would exceed the limit of ${maxBytes} bytes`,
+  );
 }
 
 function rejected(message: string): ApiError {

@@ -9,7 +9,10 @@
  * - `transact` commits several changes at once: consecutive revisions, one backend call (one
  *   storage transaction), and listeners hear of them only once all are applied;
  * - the last `historyLimit` events are kept, so a watch can resume strictly after any revision
- *   not older than the window; older resume points are refused (`Expired`, 410).
+ *   not older than the window; older resume points are refused (`Expired`, 410);
+ * - the window also holds at most `historyBytes` of encoded objects (each event counts its object
+ *   and its previous state), so large objects shorten it instead of growing memory and disk; a
+ *   durable backend loads only that window and compacts what lies before it.
  *
  * Worked example (historyLimit 3): writes at revisions 5, 6, 7, 8 leave events 6, 7, 8 in the
  * window and `compactedThrough` = 5. A resume from 5 replays 6, 7, 8; a resume from 4 would
@@ -19,7 +22,11 @@
  * a read-check-write sequence in a handler is atomic as long as it does not await in between.
  */
 import { tooOldResourceVersion } from '../errors.ts';
+import { encodedSize } from '../limits.ts';
 import type { KubeObject } from '../objects.ts';
+
+/** Default bytes of the window: enough for 10,000 events of small objects, not for 150 huge ones. */
+export const DEFAULT_HISTORY_BYTES = 64 * 1024 * 1024;
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -36,9 +43,21 @@ export interface StoredEvent {
   previous?: KubeObject;
 }
 
+/** How much history the log keeps: at most `events` events holding at most `bytes`. */
+export interface HistoryWindow {
+  events: number;
+  bytes: number;
+}
+
 /** Where a durable plane keeps its log. Every call must be durable when it returns. */
 export interface LogBackend {
-  load(): { revision: number; compactedThrough: number; objects: StoredEvent[]; history: StoredEvent[] };
+  /** The stored state; history older than `window` may be compacted first, and left out. */
+  load(window: HistoryWindow): {
+    revision: number;
+    compactedThrough: number;
+    objects: StoredEvent[];
+    history: StoredEvent[];
+  };
   /** Stores the events of one transaction, all or none. */
   append(events: StoredEvent[]): void;
   /** Called after the in-memory window dropped events up to `revision`. */
@@ -60,12 +79,18 @@ export class RevisionLog {
   private compactedThrough = 0;
   private readonly objects = new Map<string, Map<string, KubeObject>>();
   private history: StoredEvent[] = [];
+  /** Encoded bytes of each history event, parallel to `history`, and their sum. */
+  private historySizes: number[] = [];
+  private historyTotal = 0;
+  /** Encoded size of each stored object, so that an event's `previous` is not measured twice. */
+  private readonly sizes = new WeakMap<KubeObject, number>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly everything = new Set<Listener>();
 
   constructor(
     private readonly historyLimit = 10_000,
     private readonly backend?: LogBackend,
+    private readonly historyBytes = DEFAULT_HISTORY_BYTES,
   ) {
     if (backend) this.restore(backend);
   }
@@ -192,9 +217,11 @@ export class RevisionLog {
     for (const event of events) {
       this.current = event.revision;
       this.apply(event);
-      this.history.push(event);
+      this.pushHistory(event);
     }
-    if (this.history.length > this.historyLimit * 1.25) this.trimHistory();
+    if (this.history.length > this.historyLimit * 1.25 || this.historyTotal > this.historyBytes) {
+      this.trimHistory();
+    }
     for (const event of events) {
       const set = this.listeners.get(event.resource);
       if (set) for (const listener of [...set]) listener(event);
@@ -209,17 +236,41 @@ export class RevisionLog {
     else all.set(event.key, event.object);
   }
 
+  private sizeOf(object: KubeObject): number {
+    let size = this.sizes.get(object);
+    if (size === undefined) this.sizes.set(object, (size = encodedSize(object)));
+    return size;
+  }
+
+  private pushHistory(event: StoredEvent): void {
+    const size = this.sizeOf(event.object) + (event.previous ? this.sizeOf(event.previous) : 0);
+    this.history.push(event);
+    this.historySizes.push(size);
+    this.historyTotal += size;
+  }
+
+  /** Drops the oldest events until at most `historyLimit` holding at most `historyBytes` remain. */
   private trimHistory(): void {
-    const drop = this.history.length - this.historyLimit;
+    let drop = Math.max(0, this.history.length - this.historyLimit);
+    let total = this.historyTotal;
+    for (let i = 0; i < drop; i++) total -= this.historySizes[i];
+    while (drop < this.history.length && total > this.historyBytes) total -= this.historySizes[drop++];
+    if (drop === 0) return;
     this.compactedThrough = this.history[drop - 1].revision;
     this.history = this.history.slice(drop);
+    this.historySizes = this.historySizes.slice(drop);
+    this.historyTotal = total;
     this.backend?.compact(this.compactedThrough);
   }
 
   private restore(backend: LogBackend): void {
-    const state = backend.load();
+    // The in-memory window lets the count reach 1.25 × historyLimit before trimming; so may the file.
+    const state = backend.load({ events: Math.ceil(this.historyLimit * 1.25), bytes: this.historyBytes });
     for (const event of state.objects) this.apply(event);
-    this.history = state.history;
+    for (const event of state.history) this.pushHistory(event);
+    if (this.history.length > this.historyLimit * 1.25 || this.historyTotal > this.historyBytes) {
+      this.trimHistory();
+    }
     this.current = state.revision;
     this.compactedThrough = state.compactedThrough;
   }

@@ -13,6 +13,7 @@
  *   as it was, and RevisionLog then leaves its memory as it was too;
  * - compaction keeps exactly the events after `compactedThrough`, the window the in-memory log
  *   keeps, and `objects` keeps the latest state of every live object whatever was compacted;
+ * - the file (and so its `-wal`) is readable and writable by its owner only (0600);
  * - one process owns the file: it is locked exclusively from `open` to `close`, and a second
  *   backend opening it is refused instead of writing a diverging history.
  *
@@ -32,9 +33,9 @@
  *   integrity check: damage elsewhere, in an index say, surfaces later as a failed write.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { EventType, LogBackend, StoredEvent } from './revision-log.ts';
+import type { EventType, HistoryWindow, LogBackend, StoredEvent } from './revision-log.ts';
 
 /**
  * SQLite's own checkpoints reuse the `-wal` file but never shrink it; a TRUNCATE checkpoint
@@ -93,6 +94,9 @@ interface EventRow extends ObjectRow {
 
 export class SqliteBackend implements LogBackend {
   private compactions = 0;
+  /** How many revisions of history `load` compacted to fit the window (0: none). */
+  compactedOnLoad = 0;
+  private readonly readEventSizes: Database.Statement<[], { revision: number; size: number }>;
   private readonly readMeta: Database.Statement<[], MetaRow>;
   private readonly readObjects: Database.Statement<[], ObjectRow>;
   private readonly readEvents: Database.Statement<[], EventRow>;
@@ -105,6 +109,9 @@ export class SqliteBackend implements LogBackend {
   ) {
     this.readMeta = db.prepare('SELECT revision, compacted_through AS compactedThrough FROM meta');
     this.readObjects = db.prepare('SELECT resource, key, revision, object FROM objects');
+    this.readEventSizes = db.prepare(
+      'SELECT revision, length(object) + coalesce(length(previous), 0) AS size FROM events ORDER BY revision DESC',
+    );
     this.readEvents = db.prepare(
       'SELECT revision, type, resource, key, object, previous FROM events ORDER BY revision',
     );
@@ -141,6 +148,10 @@ export class SqliteBackend implements LogBackend {
     let db: Database.Database | undefined;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      // Created 0600 (SQLite gives its -wal file the same mode), whatever the umask: a plane's
+      // objects include Secrets.
+      closeSync(openSync(path, 'a', 0o600));
+      chmodSync(path, 0o600);
       // No busy wait: the only other holder of the lock is another server, and it keeps it.
       db = new Database(path, { timeout: 0 });
       // Before the first access, so that the lock is taken then and no shared-memory file exists.
@@ -155,11 +166,26 @@ export class SqliteBackend implements LogBackend {
     }
   }
 
-  /** Reads the whole log; when that fails the file is closed, as nothing more can be done with it. */
-  load(): ReturnType<LogBackend['load']> {
+  /**
+   * Reads the log. History older than `window` (counted from the newest event, by SQLite's own
+   * lengths of the stored JSON, before any of it is decoded) is compacted first, so a file that
+   * grew past the window — written by an older version, say — loads within it instead of
+   * exhausting memory. When reading fails the file is closed, as nothing more can be done with it.
+   */
+  load(window: HistoryWindow = { events: Infinity, bytes: Infinity }): ReturnType<LogBackend['load']> {
     try {
-      const meta = this.readMeta.get();
+      let meta = this.readMeta.get();
       if (!meta) throw new Error('the meta row is missing');
+      const cutoff = this.cutoff(window);
+      if (cutoff > meta.compactedThrough) {
+        this.dropEvents(cutoff);
+        // Gives the dropped pages back to the file system, once, instead of keeping the file at
+        // the size the oversized history made it.
+        this.db.exec('VACUUM');
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+        this.compactedOnLoad = cutoff - meta.compactedThrough;
+        meta = this.readMeta.get()!;
+      }
       return {
         revision: meta.revision,
         compactedThrough: meta.compactedThrough,
@@ -176,6 +202,18 @@ export class SqliteBackend implements LogBackend {
       this.db.close();
       throw unreadable(this.path, err);
     }
+  }
+
+  /** The revision through which history must go for the rest to fit `window` (0: none). */
+  private cutoff(window: HistoryWindow): number {
+    let events = 0;
+    let bytes = 0;
+    for (const row of this.readEventSizes.iterate()) {
+      events += 1;
+      bytes += row.size;
+      if (events > window.events || bytes > window.bytes) return row.revision;
+    }
+    return 0;
   }
 
   append(events: StoredEvent[]): void {
