@@ -15,7 +15,7 @@ import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '..
 import type { FleetContext } from './context.ts';
 import { interfaceDataPlane } from './data-plane-interfaces.ts';
 import { subnetDataPlane } from './data-plane-subnets.ts';
-import { planeKubeConfig } from './fleet.ts';
+import { planeKubeConfig } from './plane-kubeconfig.ts';
 import { DATAPLANE_IDENTITY, dataPlaneCellIdentity } from './identities.ts';
 
 export interface DataPlane {

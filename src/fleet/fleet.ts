@@ -23,10 +23,8 @@
  * manager and the stand-ins before the server, so nothing writes into a closed plane, and is
  * safe to call twice.
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
-import { renderKubeconfig } from '../apiserver/auth/kubeconfig.ts';
 import { SUPERUSER_GROUP } from '../apiserver/auth/rbac.ts';
 import { ApiServer, ROOT_PLANE } from '../apiserver/server.ts';
 import { projectKind, type Project } from '../apis/resourcemanager/v1alpha1/project.ts';
@@ -66,6 +64,7 @@ import {
   type Grant,
 } from './identities.ts';
 import { KubeconfigWriter } from './kubeconfig-writer.ts';
+import { planeKubeConfig } from './plane-kubeconfig.ts';
 import { projectProvisioner, provision } from './project-provisioner.ts';
 import { isSeeded, seedClusters, seedFleet } from './seed.ts';
 
@@ -95,19 +94,6 @@ export interface Fleet {
   /** `https://host:port` of the server. */
   url: string;
   stop(): Promise<void>;
-}
-
-/** A KubeConfig for one plane as one identity, built in memory. */
-export function planeKubeConfig(server: ApiServer, plane: string, token: string): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromString(
-    renderKubeconfig(
-      server.certificates.caCertPem,
-      [{ name: plane, server: server.url(plane), token }],
-      plane,
-    ),
-  );
-  return kubeConfig;
 }
 
 function grantIn(server: ApiServer, plane: string, grant: Grant): void {
