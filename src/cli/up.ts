@@ -8,7 +8,8 @@
  * logs go to stderr. A config that does not parse exits 1 naming every problem. A signal stops
  * the fleet cleanly and exits 0.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import { pino, type Logger } from 'pino';
 import { startDashboard, type Dashboard } from '../dashboard/dashboard.ts';
@@ -72,9 +73,12 @@ export function readyLines(
  */
 async function dashboardBeside(fleet: Fleet, listen: string, log: Logger): Promise<Dashboard> {
   const address = parseListen(listen, '--dashboard');
+  // The dashboard reads as the fleet's read-only identity, from a kubeconfig of its own.
+  const kubeconfigPath = join(dirname(fleet.kubeconfigPath), 'dashboard-kubeconfig');
+  await writeFile(kubeconfigPath, fleet.readOnlyKubeconfig(), { mode: 0o600 });
   const start = (port: number) =>
     startDashboard({
-      kubeconfigPath: fleet.kubeconfigPath,
+      kubeconfigPath,
       host: address.host,
       port,
       clock: systemClock,

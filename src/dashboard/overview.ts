@@ -145,24 +145,45 @@ export function buildOverview(sources: DashboardSources): Overview {
     const location = cluster.metadata.labels?.[CLUSTER_LOCATION_LABEL];
     if (location) cellsAt.set(location, [...(cellsAt.get(location) ?? []), cluster.metadata.name!]);
   }
-  for (const cell of sources.cellNames())
-    for (const claim of sources.cell(cell)?.claims.list() ?? []) {
-      totals.claims++;
+  // One pass over each cell's claims: counts per (hub namespace, network), and the totals.
+  const claimCounts = new Map<string, Map<string, { claims: number; bound: number; refused: number }>>();
+  for (const cell of sources.cellNames()) {
+    const counts = new Map<string, { claims: number; bound: number; refused: number }>();
+    claimCounts.set(cell, counts);
+    for (const claim of (sources.cell(cell)?.claims.list() ?? []) as Any[]) {
+      const key = `${claim.metadata.namespace}\u0000${claim.spec.network.name}`;
+      let count = counts.get(key);
+      if (!count) counts.set(key, (count = { claims: 0, bound: 0, refused: 0 }));
       const ready = conditionOf(claim, 'Ready');
-      if (conditionOf(claim, 'Bound')?.status === 'True') totals.claimsBound++;
-      if (ready?.status === 'False') refusal(ready.reason);
+      count.claims++;
+      totals.claims++;
+      if (conditionOf(claim, 'Bound')?.status === 'True') {
+        count.bound++;
+        totals.claimsBound++;
+      }
+      if (ready?.status === 'False') {
+        count.refused++;
+        refusal(ready.reason);
+      }
     }
+  }
 
   const columns = [...locations].sort();
+  // One pass over each project's contexts: by (namespace, network, location).
+  const contextsOf = new Map<string, KubeObject>();
+  for (const name of sources.projectNames())
+    for (const context of (sources.project(name)?.contexts.list() ?? []) as Any[])
+      contextsOf.set(
+        `${rowKey(name, context.metadata.namespace, context.spec.network.name)}\u0000${context.spec.location.name}`,
+        context,
+      );
   for (const view of rows.values()) {
     const project = sources.project(view.project);
     const hubNs = hubNamespaceOf.get(`${view.project}\u0000${view.namespace}`);
     for (const location of columns) {
-      const holders =
-        bindingsOf.get(`${rowKey(view.project, view.namespace, view.network)}\u0000${location}`) ?? [];
-      const context = project?.contexts
-        .list(view.namespace)
-        .find((c: Any) => c.spec.network.name === view.network && c.spec.location.name === location);
+      const pairKey = `${rowKey(view.project, view.namespace, view.network)}\u0000${location}`;
+      const holders = bindingsOf.get(pairKey) ?? [];
+      const context = contextsOf.get(pairKey);
       const contextName = context?.metadata.name;
       const subnet = (context as Any)?.status?.ipam?.ipv6SubnetRef?.name
         ? (project?.subnets.get(view.namespace, (context as Any).status.ipam.ipv6SubnetRef.name) as Any)
@@ -172,15 +193,13 @@ export function buildOverview(sources: DashboardSources): Overview {
       );
       const cells = (cellsAt.get(location) ?? []).map((cell): CellPresence => {
         const stores = sources.cell(cell);
-        const claims = hubNs
-          ? (stores?.claims.list(hubNs).filter((c: Any) => c.spec.network.name === view.network) ?? [])
-          : [];
+        const counts = hubNs ? claimCounts.get(cell)?.get(`${hubNs}\u0000${view.network}`) : undefined;
         return {
           cell,
           copy: !!(hubNs && contextName && stores?.contexts.get(hubNs, contextName)),
-          claims: claims.length,
-          bound: claims.filter((c) => conditionOf(c, 'Bound')?.status === 'True').length,
-          refused: claims.filter((c) => conditionOf(c, 'Ready')?.status === 'False').length,
+          claims: counts?.claims ?? 0,
+          bound: counts?.bound ?? 0,
+          refused: counts?.refused ?? 0,
         };
       });
       const pair: Omit<PairView, 'state' | 'words'> = {

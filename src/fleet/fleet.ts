@@ -56,6 +56,7 @@ import {
   cellIdentity,
   CLUSTER_ROLE_BINDINGS,
   CLUSTER_ROLES,
+  DASHBOARD_IDENTITY,
   hubGrants,
   MANAGER_IDENTITY,
   platformGrants,
@@ -93,6 +94,11 @@ export interface Fleet {
   kubeconfigPath: string;
   /** `https://host:port` of the server. */
   url: string;
+  /**
+   * A kubeconfig (YAML) whose contexts `platform`, `hub` and one per cell read as the dashboard's
+   * read-only identity; project planes are reached under `platform`.
+   */
+  readOnlyKubeconfig(): string;
   stop(): Promise<void>;
 }
 
@@ -170,6 +176,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   );
   const platformToken = server.createIdentity(PLATFORM_IDENTITY, [SUPERUSER_GROUP]);
   const managerToken = server.createIdentity(MANAGER_IDENTITY);
+  const dashboardToken = server.createIdentity(DASHBOARD_IDENTITY);
   const kubeconfig = new KubeconfigWriter(options.kubeconfigPath, server, cellTokens);
 
   const platformKubeConfig = planeKubeConfig(server, ROOT_PLANE, platformToken);
@@ -262,6 +269,20 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     server,
     kubeconfigPath: options.kubeconfigPath,
     url: server.url(ROOT_PLANE),
+    readOnlyKubeconfig: () =>
+      renderKubeconfig(
+        server.certificates.caCertPem,
+        [
+          { name: 'platform', server: server.url(ROOT_PLANE), token: dashboardToken },
+          { name: HUB_PLANE, server: server.url(HUB_PLANE), token: dashboardToken },
+          ...config.cells.map((cell) => ({
+            name: cell.name,
+            server: server.url(cell.name),
+            token: dashboardToken,
+          })),
+        ],
+        'platform',
+      ),
     stop() {
       stopping ??= (async () => {
         await dataPlane.stop();

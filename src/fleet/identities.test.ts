@@ -10,10 +10,12 @@ import {
   CLUSTER_ROLES,
   consumerIdentity,
   consumerRoleBinding,
+  DASHBOARD_IDENTITY,
   DATAPLANE_IDENTITY,
   dataPlaneCellIdentity,
   hubGrants,
   MANAGER_IDENTITY,
+  platformGrants,
   PROPAGATOR_IDENTITY,
   projectGrants,
   type Grant,
@@ -145,6 +147,27 @@ describe('fleet identities', () => {
       project.allows(DATAPLANE_IDENTITY, { ...subnets, resource: 'networkcontexts', verb: 'get' }),
       false,
     );
+  });
+
+  it('the dashboard reads every plane and writes nothing, and never reads Secrets', () => {
+    const planes = [
+      planeWith(hubGrants()),
+      planeWith(projectGrants(['cell-a'])),
+      planeWith(cellGrants('cell-a')),
+    ];
+    const bindings = { group: 'networking.datumapis.com', resource: 'networkbindings', namespace: 'ns-u' };
+    for (const plane of planes) {
+      assert.equal(plane.allows(DASHBOARD_IDENTITY, { ...bindings, verb: 'watch' }), true);
+      assert.equal(plane.allows(DASHBOARD_IDENTITY, { ...bindings, verb: 'create' }), false);
+      assert.equal(
+        plane.allows(DASHBOARD_IDENTITY, { resource: 'secrets', verb: 'list', namespace: 'x' }),
+        false,
+      );
+    }
+    const platform = planeWith(platformGrants());
+    const events = { group: 'events.k8s.io', resource: 'events', namespace: 'default' };
+    assert.equal(platform.allows(DASHBOARD_IDENTITY, { ...events, verb: 'list' }), true);
+    assert.equal(platform.allows(DASHBOARD_IDENTITY, { ...events, verb: 'delete' }), false);
   });
 
   it('storing the same grants again writes nothing', () => {

@@ -16,6 +16,8 @@
  *   reads NetworkInterfaces and NetworkInterfaceClaims there and writes their `status`, nothing else;
  * - `netpresence-dataplane` — its project part: reads Subnets in project planes and in cells, and
  *   writes a project Subnet's `status`, nothing else;
+ * - `netpresence-dashboard` — the dashboard `netpresence up` serves: reads (get, list, watch) what
+ *   netpresence and the platform write, in every plane — never Secrets, never a write;
  * - `consumer-<project>` — a project's consumer: NetworkBindings (and reading the Namespace) in
  *   that project's hub namespaces only, through a RoleBinding the hub-namespace provisioner
  *   writes into each of them.
@@ -33,6 +35,7 @@ export const CONSUMER_ROLE = 'netpresence-consumer';
 export const CELL_ROLE = 'netpresence-cell';
 export const DATAPLANE_IDENTITY = 'netpresence-dataplane';
 export const DATAPLANE_CELL_ROLE = 'netpresence-dataplane-cell';
+export const DASHBOARD_IDENTITY = 'netpresence-dashboard';
 
 export const cellIdentity = (cell: string): string => `netpresence-${cell}`;
 
@@ -98,6 +101,24 @@ function dataPlaneSubnetRules(writeStatus: boolean): Rule[] {
   return rules;
 }
 
+/** What the dashboard reads: every kind netpresence shows, and Events; no Secrets, no writes. */
+function dashboardGrant(): Grant {
+  const groups = [
+    NETWORKING,
+    IPAM,
+    EVENTS,
+    'policy.karmada.io',
+    'cluster.karmada.io',
+    'resourcemanager.miloapis.com',
+    'services.miloapis.com',
+  ];
+  return grant(
+    DASHBOARD_IDENTITY,
+    [rule(groups, ALL, READ), rule([''], ['namespaces', 'events'], READ)],
+    [DASHBOARD_IDENTITY],
+  );
+}
+
 function clusterRole(name: string, rules: Rule[]): KubeObject {
   return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name }, rules };
 }
@@ -127,14 +148,21 @@ function merge(...grants: Grant[]): Grant {
 }
 
 export function platformGrants(): Grant {
-  return grant(
-    MANAGER_IDENTITY,
-    [
-      rule(['resourcemanager.miloapis.com', 'networking.datumapis.com', 'services.miloapis.com'], ALL, READ),
-      // The location publisher records its Warnings (MissingCityCode, …) on the platform's Locations.
-      rule([EVENTS], ['events'], ['create']),
-    ],
-    [MANAGER_IDENTITY],
+  return merge(
+    grant(
+      MANAGER_IDENTITY,
+      [
+        rule(
+          ['resourcemanager.miloapis.com', 'networking.datumapis.com', 'services.miloapis.com'],
+          ALL,
+          READ,
+        ),
+        // The location publisher records its Warnings (MissingCityCode, …) on the platform's Locations.
+        rule([EVENTS], ['events'], ['create']),
+      ],
+      [MANAGER_IDENTITY],
+    ),
+    dashboardGrant(),
   );
 }
 
@@ -162,6 +190,7 @@ export function hubGrants(cells: string[] = []): Grant {
     grant(CELL_ROLE, CELL_HUB_RULES, cells.map(cellIdentity)),
     // Bound per hub namespace by the hub-namespace provisioner, never cluster-wide.
     { roles: [clusterRole(CONSUMER_ROLE, consumerRules())], bindings: [] },
+    dashboardGrant(),
   );
 }
 
@@ -170,6 +199,7 @@ export function projectGrants(cells: string[]): Grant {
     grant(MANAGER_IDENTITY, [rule([NETWORKING, IPAM], ALL, ALL), ...RUNTIME_RULES], [MANAGER_IDENTITY]),
     grant(CELL_ROLE, cellIpamRules(), cells.map(cellIdentity)),
     grant(DATAPLANE_IDENTITY, dataPlaneSubnetRules(true), [DATAPLANE_IDENTITY]),
+    dashboardGrant(),
   );
 }
 
@@ -188,6 +218,7 @@ export function cellGrants(cell: string): Grant {
     grant(PROPAGATOR_IDENTITY, [rule(ALL, ALL, ALL)], [PROPAGATOR_IDENTITY]),
     grant(DATAPLANE_CELL_ROLE, dataPlaneCellRules(), [dataPlaneCellIdentity(cell)]),
     grant(DATAPLANE_IDENTITY, dataPlaneSubnetRules(false), [DATAPLANE_IDENTITY]),
+    dashboardGrant(),
   );
 }
 

@@ -72,4 +72,7 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// The server's placeholder ("Loading…") is replaced, not kept beside the app.
+root.replaceChildren();
+render(<App />, root);
