@@ -69,6 +69,8 @@ export interface FixtureKOptions {
   /** Give the cell the hub (`--hub-kubeconfig`, `--cell-name cell-a`). */
   hub?: boolean;
   clock?: Clock;
+  /** The API server's `--audit-log`. */
+  auditLog?: string;
 }
 
 export interface CellScenario {
@@ -104,7 +106,12 @@ export function contextSpec(overrides: Partial<NetworkContext['spec']> = {}): Ne
 }
 
 export async function startFixtureK(options: FixtureKOptions = {}): Promise<CellScenario> {
-  const s = await startScenario({ projects: [ALPHA], cells: [CELL_A], clock: options.clock });
+  const s = await startScenario({
+    projects: [ALPHA],
+    cells: [CELL_A],
+    clock: options.clock,
+    auditLog: options.auditLog,
+  });
   const cellClient = <T extends KubeObject>(id: Parameters<Scenario['client']>[1]) => s.client<T>(CELL_A, id);
   const projectNamespace = await s.client(planeOf(ALPHA), NAMESPACES).get('default');
   const H = hubNamespaceName(projectNamespace!.metadata.uid!);

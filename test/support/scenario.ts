@@ -72,6 +72,8 @@ export interface ScenarioOptions {
   controllers?: ControllerDefinition[];
   /** The controllers' clock; a FakeClock for scenarios that advance time. */
   clock?: Clock;
+  /** The API server's `--audit-log`. */
+  auditLog?: string;
 }
 
 export interface Scenario {
@@ -93,7 +95,7 @@ const planeContext = (plane: string): string => (plane === 'platform' ? ROOT_PLA
 export async function startScenario(options: ScenarioOptions = {}): Promise<Scenario> {
   const clock = options.clock ?? systemClock;
   const log = rootLogger({ level: (process.env.LOG_LEVEL as 'info' | undefined) ?? 'silent' });
-  const server = await ApiServer.start({ log });
+  const server = await ApiServer.start({ log, auditLog: options.auditLog });
   const dir = await mkdtemp(join(tmpdir(), 'netpresence-scenario-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
   // Atomic (temp file + rename): the plane registry may read it while a project is being added.
