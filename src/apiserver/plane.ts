@@ -42,7 +42,8 @@ export class Plane {
     readonly basePath: string,
     options: PlaneOptions = {},
   ) {
-    this.log = new RevisionLog(options.historyLimit, options.backend);
+    // A durable plane commits in groups: one fsync for every write of a loop turn.
+    this.log = new RevisionLog(options.historyLimit, options.backend, options.backend !== undefined);
     this.catalog = new Catalog(this.log);
     this.now = options.now ?? (() => new Date());
     for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);

@@ -42,6 +42,7 @@ import { decodeObjectBody, readBody, writeError, writeJson } from './http/io.ts'
 import { MethodNotAllowed, parseRequest, type RequestTarget } from './http/request-info.ts';
 import { Plane, type PlaneOptions } from './plane.ts';
 import { selfSubjectAccessReviews } from './resources/builtins.ts';
+import { holdUntilDurable } from './storage/durable-response.ts';
 import { SqliteBackend } from './storage/sqlite-backend.ts';
 
 export const PROJECT_PLANE_PREFIX = '/apis/resourcemanager.miloapis.com/v1alpha1/projects/';
@@ -153,6 +154,8 @@ export class ApiServer {
     if (this.byPath.has(basePath)) throw new Error(`a plane is already served at ${basePath}`);
     const backend = this.options.dataDir ? SqliteBackend.open(this.planeDatabase(name)) : undefined;
     const plane = new Plane(name, basePath, { ...this.options.plane, backend });
+    plane.log.onRefused = (err, writes) =>
+      this.log.error({ err, plane: name, writes }, 'writes could not be stored: undone, never acknowledged');
     const entry = {
       plane,
       openapi: new OpenApiCache(plane.catalog),
@@ -269,6 +272,7 @@ export class ApiServer {
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'https://localhost');
     const resolved = this.resolvePlane(url.pathname);
+    if (resolved?.entry.plane.log.groupCommit) holdUntilDurable(res, resolved.entry.plane.log);
     let target: RequestTarget | undefined;
     try {
       if (!resolved) throw pathNotFound();
