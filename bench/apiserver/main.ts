@@ -81,6 +81,8 @@ async function run(args: Args, durable: boolean): Promise<void> {
   const server = await startChildServer(
     ['--plane', 'bench', ...(durable ? ['--data-dir', join(dir, 'data')] : [])],
     join(dir, 'kubeconfig'),
+    // A cold start (TypeScript through tsx) takes over 20 s on a loaded machine.
+    120_000,
   );
   const target = await server.target('bench');
   try {

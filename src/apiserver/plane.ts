@@ -50,7 +50,13 @@ export class Plane implements PlaneState {
     readonly basePath: string,
     options: PlaneOptions = {},
   ) {
-    this.log = new RevisionLog(options.historyLimit, options.backend, options.historyBytes);
+    // A durable plane commits in groups: one fsync for every write of a loop turn.
+    this.log = new RevisionLog(
+      options.historyLimit,
+      options.backend,
+      options.historyBytes,
+      options.backend !== undefined,
+    );
     removeStrandedDeletions(this.log);
     this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.catalog = new Catalog(this.log);

@@ -51,6 +51,7 @@ import { decodeObjectBody, readBody, writeError, writeJson } from './http/io.ts'
 import { MethodNotAllowed, parseRequest, type RequestTarget } from './http/request-info.ts';
 import { Plane, type PlaneOptions } from './plane.ts';
 import { selfSubjectAccessReviews, selfSubjectRulesReviews, serviceAccounts } from './resources/builtins.ts';
+import { holdUntilDurable } from './storage/durable-response.ts';
 import { SqliteBackend } from './storage/sqlite-backend.ts';
 
 export const ROOT_PLANE = 'root';
@@ -185,6 +186,8 @@ export class ApiServer {
         'the stored revision log was larger than its window; the oldest history was compacted on load',
       );
     }
+    plane.log.onRefused = (err, writes) =>
+      this.log.error({ err, plane: name, writes }, 'writes could not be stored: undone, never acknowledged');
     const entry = {
       plane,
       openapi: new OpenApiCache(plane.catalog),
@@ -302,6 +305,7 @@ export class ApiServer {
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'https://localhost');
     const resolved = this.resolvePlane(url.pathname);
+    if (resolved?.entry.plane.log.groupCommit) holdUntilDurable(res, resolved.entry.plane.log);
     let target: RequestTarget | undefined;
     let identity: Identity | undefined;
     this.audit?.watch(req, res, () => audited(resolved?.entry.plane.name, identity, target));

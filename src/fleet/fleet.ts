@@ -64,6 +64,7 @@ import {
   PROPAGATOR_IDENTITY,
   type Grant,
 } from './identities.ts';
+import { renderKubeconfig } from '../apiserver/auth/kubeconfig.ts';
 import { KubeconfigWriter } from './kubeconfig-writer.ts';
 import { planeKubeConfig } from './plane-kubeconfig.ts';
 import { projectProvisioner, provision } from './project-provisioner.ts';

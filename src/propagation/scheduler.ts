@@ -21,6 +21,7 @@ import {
   bindingMessages,
   BindingReason,
 } from '../apis/work/v1alpha2/binding-spec.ts';
+import { isConflict } from '../client/errors.ts';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { conditionTime, findCondition, setCondition } from '../runtime/conditions.ts';
 import { patchStatus } from '../runtime/writes.ts';
@@ -30,16 +31,43 @@ import type { InformerEvent } from '../runtime/informer-contract.ts';
 import { generationChanged, watches } from '../runtime/triggers.ts';
 import type { EngineContext } from './engine-context.ts';
 import { bindingController } from './engine-controller.ts';
-import { hubView, type HubView } from './hub-view.ts';
+import { hubView, type Binding, type HubView } from './hub-view.ts';
 import { bindingKeyOf, type BindingKey } from './keys.ts';
 import { schedule } from './placement.ts';
 
 export const name = 'propagation-scheduler';
 
+/** How many times a pass that lost a race is redone from the server's copy before backing off. */
+export const FRESH_READ_ATTEMPTS = 3;
+
+/**
+ * A lost race (409) is redone at once from a fresh read: what the scheduler lost to is mostly a
+ * status write by the status controller, whose event (status only, same generation) would
+ * never wake this controller — a retry would otherwise wait out the rate-limited backoff, which
+ * a burst of bindings stretches to the token bucket's 10 per second.
+ */
 export async function reconcile(key: BindingKey, view: HubView, clock: Clock): Promise<Outcome> {
-  const store = view.bindings(key.kind);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const binding =
+        attempt === 1
+          ? view.bindings(key.kind).get(key.namespace || undefined, key.name)
+          : await view.bindingClient(key.kind).get(key.name, key.namespace || undefined);
+      return await schedulePass(key, view, clock, binding);
+    } catch (err) {
+      if (!isConflict(err) || attempt >= FRESH_READ_ATTEMPTS) throw err;
+    }
+  }
+}
+
+async function schedulePass(
+  key: BindingKey,
+  view: HubView,
+  clock: Clock,
+  read: Binding | undefined,
+): Promise<Outcome> {
   const client = view.bindingClient(key.kind);
-  let binding = store.get(key.namespace || undefined, key.name);
+  let binding = read;
   if (!binding || binding.metadata.deletionTimestamp) return done();
   const placed = (binding.spec.clusters ?? []).map((cluster) => cluster.name);
   const outcome = schedule({

@@ -114,4 +114,70 @@ describe('revision log', () => {
     assert.equal(log.revision, 0);
     assert.equal(log.get('/configmaps', 'ns/a'), undefined);
   });
+
+  describe('group commit', () => {
+    const recording = (refuse = false) => {
+      const appended: number[][] = [];
+      const backend = {
+        load: () => ({ revision: 0, compactedThrough: 0, objects: [], history: [] }),
+        append: (events: StoredEvent[]) => {
+          if (refuse) throw new Error('disk full');
+          appended.push(events.map((e) => e.revision));
+        },
+        compact: () => undefined,
+        close: () => undefined,
+      };
+      return { appended, log: new RevisionLog(100, backend, undefined, true) };
+    };
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+    it('stores the writes of one loop turn in one backend call and only then says they are durable', async () => {
+      const { appended, log } = recording();
+      const said: boolean[] = [];
+      log.put('/configmaps', 'ns/a', object('a'));
+      log.whenDurable((durable) => said.push(durable));
+      log.transact([
+        { resource: '/configmaps', key: 'ns/b', object: object('b') },
+        { resource: '/configmaps', key: 'ns/c', object: object('c') },
+      ]);
+      log.whenDurable((durable) => said.push(durable));
+      assert.equal(appended.length, 0, 'nothing is stored before the turn ends');
+      assert.equal(said.length, 0, 'nothing is durable before it is stored');
+      assert.equal(log.get('/configmaps', 'ns/b')?.metadata.resourceVersion, '2');
+      await turn();
+      assert.deepEqual(appended, [[1, 2, 3]]);
+      assert.deepEqual(said, [true, true]);
+      // The next turn's writes are the next batch; with nothing unflushed, durability is at once.
+      log.put('/configmaps', 'ns/d', object('d'));
+      await turn();
+      assert.deepEqual(appended, [[1, 2, 3], [4]]);
+      log.whenDurable((durable) => said.push(durable));
+      assert.deepEqual(said, [true, true, true]);
+      log.close();
+    });
+
+    it('undoes a refused batch in memory and tells the waiters it is not durable', async () => {
+      const { log } = recording(true);
+      const said: boolean[] = [];
+      log.put('/configmaps', 'ns/a', object('a'));
+      log.put('/configmaps', 'ns/a', object('a', { data: { x: '1' } }));
+      log.whenDurable((durable) => said.push(durable));
+      await turn();
+      assert.deepEqual(said, [false]);
+      assert.equal(log.revision, 0);
+      assert.equal(log.get('/configmaps', 'ns/a'), undefined);
+      const replayed: StoredEvent[] = [];
+      log.watch('/configmaps', 0, (event) => replayed.push(event));
+      assert.deepEqual(replayed, []);
+      // The next write takes the revision the undone one had.
+      assert.equal(log.put('/configmaps', 'ns/b', object('b')).metadata.resourceVersion, '1');
+    });
+
+    it('stores what is unflushed when closed', () => {
+      const { appended, log } = recording();
+      log.put('/configmaps', 'ns/a', object('a'));
+      log.close();
+      assert.deepEqual(appended, [[1]]);
+    });
+  });
 });

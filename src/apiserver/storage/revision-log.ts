@@ -18,6 +18,19 @@
  * window and `compactedThrough` = 5. A resume from 5 replays 6, 7, 8; a resume from 4 would
  * need event 5, which is gone, so it answers `too old resource version: 4 (6)`.
  *
+ * Group commit (`groupCommit`, for a durable backend): a write is applied to memory and told to
+ * listeners at once, as above, but handed to the backend later, together with every other write
+ * made before the loop's next check phase (`setImmediate`) — one storage transaction, one fsync
+ * for all of them. What waits for durability is whoever would let the write out of the process:
+ * `whenDurable` calls back once every write made so far is stored (the API server holds each
+ * response and watch chunk until then, durable-response.ts). When the backend refuses a batch,
+ * its writes are undone in memory (objects, revision, history) and the callbacks hear `false`.
+ * Worked example: three handlers write at revisions 7, 8, 9 in one poll phase; the flush stores
+ * 7–9 in one transaction; then the three responses go out. A handler writing at 10 while that
+ * flush's fsync blocks the loop is served in the next poll phase and flushed with its peers.
+ * Caveat (group commit): listeners inside the process (lifecycle controllers, the catalog) hear
+ * of a write before it is durable; if its batch is then refused they may have acted on it.
+ *
  * Caveat: the log is synchronous on purpose. Node runs one request at a time between awaits, so
  * a read-check-write sequence in a handler is atomic as long as it does not await in between.
  */
@@ -87,12 +100,36 @@ export class RevisionLog {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly everything = new Set<Listener>();
 
+  /** Group commit: writes not yet handed to the backend, oldest first. */
+  private unflushed: StoredEvent[] = [];
+  private flushScheduled = false;
+  private durableWaiters: ((durable: boolean) => void)[] = [];
+  /** Group commit: a compaction point not yet handed to the backend. */
+  private compactPending = 0;
+
   constructor(
     private readonly historyLimit = 10_000,
     private readonly backend?: LogBackend,
     private readonly historyBytes = DEFAULT_HISTORY_BYTES,
+    /** Batch durable writes (see the module comment); only with a backend. */
+    readonly groupCommit = false,
   ) {
     if (backend) this.restore(backend);
+    if (!backend) this.groupCommit = false;
+  }
+
+  /** Whether some write is applied in memory but not yet stored by the backend. */
+  get hasUnflushed(): boolean {
+    return this.unflushed.length > 0;
+  }
+
+  /**
+   * Calls `done(true)` once every write made so far is stored — at once when none waits — or
+   * `done(false)` if the backend refused them (they are undone).
+   */
+  whenDurable(done: (durable: boolean) => void): void {
+    if (this.unflushed.length === 0) done(true);
+    else this.durableWaiters.push(done);
   }
 
   get revision(): number {
@@ -196,6 +233,7 @@ export class RevisionLog {
   }
 
   close(): void {
+    this.flush();
     this.listeners.clear();
     this.everything.clear();
     this.backend?.close();
@@ -213,7 +251,13 @@ export class RevisionLog {
   }
 
   private commit(events: StoredEvent[]): void {
-    this.backend?.append(events);
+    if (this.groupCommit) {
+      this.unflushed.push(...events);
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    } else this.backend?.append(events);
     for (const event of events) {
       this.current = event.revision;
       this.apply(event);
@@ -260,7 +304,54 @@ export class RevisionLog {
     this.history = this.history.slice(drop);
     this.historySizes = this.historySizes.slice(drop);
     this.historyTotal = total;
-    this.backend?.compact(this.compactedThrough);
+    if (this.groupCommit) this.compactPending = this.compactedThrough;
+    else this.backend?.compact(this.compactedThrough);
+  }
+
+  /** Group commit: stores every unflushed write in one backend call, then tells the waiters. */
+  private flush(): void {
+    this.flushScheduled = false;
+    const events = this.unflushed;
+    if (events.length === 0) return;
+    this.unflushed = [];
+    const waiters = this.durableWaiters;
+    this.durableWaiters = [];
+    let durable = true;
+    try {
+      this.backend!.append(events);
+    } catch (err) {
+      durable = false;
+      this.undo(events);
+      this.compactPending = Math.min(this.compactPending, this.current);
+      this.onRefused?.(err, events.length);
+    }
+    if (durable && this.compactPending > 0) {
+      // Never past what is stored: a compaction point inside the batch waits for its events.
+      this.backend!.compact(this.compactPending);
+      this.compactPending = 0;
+    }
+    for (const waiter of waiters) waiter(durable);
+  }
+
+  /** Told when the backend refuses a batch (group commit), for the server's log. */
+  onRefused?: (err: unknown, writes: number) => void;
+
+  /** Takes back a refused batch: objects, revision and history as before its first write. */
+  private undo(events: StoredEvent[]): void {
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i];
+      const all = this.objects.get(event.resource);
+      if (event.previous) all?.set(event.key, event.previous);
+      else all?.delete(event.key);
+    }
+    const first = events[0].revision;
+    this.current = first - 1;
+    // History is in revision order: the batch is its tail.
+    let keep = this.history.length;
+    while (keep > 0 && this.history[keep - 1].revision >= first)
+      this.historyTotal -= this.historySizes[--keep];
+    this.history = this.history.slice(0, keep);
+    this.historySizes = this.historySizes.slice(0, keep);
   }
 
   private restore(backend: LogBackend): void {

@@ -4,7 +4,7 @@ import pino from 'pino';
 import type { NetworkInterface } from '../../apis/networking/v1alpha/network-interface.ts';
 import { statusErrorFrom } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import type { InterfaceCopy } from '../shared/interface-copy.ts';
 import { IdentitySource, IdentityHolder } from './identity.ts';
 import { reconcile, type WriteBackDeps } from './interface-write-back.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import type { ObjectStore } from '../../runtime/events.ts';
+import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import type { InterfaceCopy } from '../shared/interface-copy.ts';
 import type { ProjectPlaneWatch } from '../shared/project-plane-watch.ts';
 import { reconcile, type CopyKey, type ProjectorDeps, type ProjectView } from './interface-projector.ts';

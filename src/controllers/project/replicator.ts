@@ -36,7 +36,7 @@ import {
 import { subnetKind } from '../../apis/networking/v1alpha/subnet.ts';
 import { isAlreadyExists, isConflict } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import { Controller, done, stale, type Outcome } from '../../runtime/controller.ts';
+import { Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { Informer, InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { projectPlaneName, type EngagedPlane } from '../../runtime/planes.ts';
@@ -105,8 +105,9 @@ export async function reconcile(key: ReplicaKey, deps: ReplicatorDeps): Promise<
   try {
     await ensureFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
   } catch (err) {
-    // The source changed since the store's copy; that change's event wakes this key (sourceChanged).
-    if (isConflict(err)) return stale();
+    // The source changed since the store's copy; that change's event wakes this key
+    // (sourceChanged wakes on any change while the finalizer is missing): done, not a backoff.
+    if (isConflict(err)) return done();
     throw err;
   }
   const hubNamespace = await ensureHubNamespace(key, view, deps);
