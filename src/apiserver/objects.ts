@@ -44,6 +44,19 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Field `key` of `object` when it is a plain object (a `spec`, a `status`), else `{}`. */
+export function objectField(object: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = object[key];
+  return isPlainObject(value) ? value : {};
+}
+
+/** A scalar field as the string a selector compares: '' when absent. */
+export function stringOf(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : '';
+}
+
 export function clone<T>(value: T): T {
   return structuredClone(value);
 }

@@ -25,7 +25,15 @@ import {
   staleObject,
   type FieldError,
 } from './errors.ts';
-import { clone, compactMetadata, deepEqual, nowRfc3339, specOf, type KubeObject } from './objects.ts';
+import {
+  clone,
+  compactMetadata,
+  deepEqual,
+  nowRfc3339,
+  objectField,
+  specOf,
+  type KubeObject,
+} from './objects.ts';
 import type { PlaneState } from './plane-state.ts';
 import type { Change } from './storage/revision-log.ts';
 import {
@@ -233,7 +241,7 @@ function mergeForSubresource(
     case 'finalize':
       return {
         ...old,
-        spec: { ...(old.spec as object), finalizers: (incoming.spec as any)?.finalizers ?? [] },
+        spec: { ...objectField(old, 'spec'), finalizers: objectField(incoming, 'spec').finalizers ?? [] },
       };
     default:
       return type.statusSubresource ? { ...incoming, status: old.status } : incoming;
