@@ -6,32 +6,8 @@
  * write builds a new object.
  */
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: unknown[];
-  [field: string]: unknown;
-}
+export type { ObjectMeta, OwnerReference } from '../apis/common/meta.ts';
+import type { ObjectMeta } from '../apis/common/meta.ts';
 
 export interface KubeObject {
   apiVersion?: string;
