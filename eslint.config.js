@@ -40,4 +40,28 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
   },
+  {
+    // Source files say what their values are: no `any`, and nothing `any` flows on unchecked.
+    // Tests (and test/, bench/) may keep the override above.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/**/*.test.ts',
+      // Not yet typed (issue 12 left these for a follow-up; this list only shrinks):
+      'src/client/types.ts',
+      'src/client/watch.ts',
+      'src/controllers/shared/project-plane-watch.ts',
+      'src/propagation/member/strip.ts',
+      'src/runtime/manager-context.ts',
+      'src/runtime/planes.ts',
+      'src/runtime/reflector.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unsafe-assignment': 'error',
+      '@typescript-eslint/no-unsafe-member-access': 'error',
+      '@typescript-eslint/no-unsafe-argument': 'error',
+      '@typescript-eslint/no-unsafe-return': 'error',
+      '@typescript-eslint/no-unsafe-call': 'error',
+    },
+  },
 );

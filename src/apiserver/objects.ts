@@ -6,32 +6,8 @@
  * write builds a new object.
  */
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: unknown[];
-  [field: string]: unknown;
-}
+export type { ObjectMeta, OwnerReference } from '../apis/common/meta.ts';
+import type { ObjectMeta } from '../apis/common/meta.ts';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -42,6 +18,19 @@ export interface KubeObject {
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Field `key` of `object` when it is a plain object (a `spec`, a `status`), else `{}`. */
+export function objectField(object: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = object[key];
+  return isPlainObject(value) ? value : {};
+}
+
+/** A scalar field as the string a selector compares: '' when absent. */
+export function stringOf(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : '';
 }
 
 export function clone<T>(value: T): T {

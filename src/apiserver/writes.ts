@@ -31,6 +31,7 @@ import {
   deepEqual,
   isPlainObject,
   nowRfc3339,
+  objectField,
   specOf,
   type KubeObject,
 } from './objects.ts';
@@ -250,7 +251,7 @@ function mergeForSubresource(
     case 'finalize':
       return {
         ...old,
-        spec: { ...(old.spec as object), finalizers: (incoming.spec as any)?.finalizers ?? [] },
+        spec: { ...objectField(old, 'spec'), finalizers: objectField(incoming, 'spec').finalizers ?? [] },
       };
     default:
       return type.statusSubresource ? { ...incoming, status: old.status } : incoming;

@@ -5,33 +5,13 @@
  * Guarantees: reads of a missing object return undefined (never throw NotFound); every other
  * refusal throws a typed StatusError (errors.ts) carrying the server's Status.
  */
+import type { ObjectMeta } from '../apis/common/meta.ts';
 
 /** The minimum shape of any Kubernetes object. */
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
-  metadata: {
-    name?: string;
-    generateName?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    generation?: number;
-    creationTimestamp?: string;
-    deletionTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: {
-      apiVersion: string;
-      kind: string;
-      name: string;
-      uid: string;
-      controller?: boolean;
-      blockOwnerDeletion?: boolean;
-    }[];
-    finalizers?: string[];
-    [field: string]: unknown;
-  };
+  metadata: ObjectMeta;
   [field: string]: unknown;
 }
 

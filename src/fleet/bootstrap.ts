@@ -65,5 +65,9 @@ export function ensureObjects(plane: Plane, kind: StoredKind, objects: readonly 
 }
 
 export function installPlaneCrds(plane: Plane, crds: readonly CustomResourceDefinition[]): void {
-  ensureObjects(plane, CRDS, crds as unknown as KubeObject[]);
+  ensureObjects(
+    plane,
+    CRDS,
+    crds.map((crd): KubeObject => ({ ...crd })),
+  );
 }

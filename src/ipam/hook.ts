@@ -31,12 +31,13 @@ import {
   type StatusDetails,
   type StatusReason,
 } from '../apiserver/errors.ts';
-import type { KubeObject } from '../apiserver/objects.ts';
+import { isPlainObject, type KubeObject } from '../apiserver/objects.ts';
 import type { Plane } from '../apiserver/plane.ts';
 import { presentedForm, resourceRef, type ResourceType } from '../apiserver/resources/resource-type.ts';
 import { IPAM_GROUP, IPAM_VERSION } from '../apis/ipam/v1alpha1/group.ts';
 import type { IPAllocation } from '../apis/ipam/v1alpha1/ip-allocation.ts';
 import type { IPClaim } from '../apis/ipam/v1alpha1/ip-claim.ts';
+import type { IPClass } from '../apis/ipam/v1alpha1/ip-class.ts';
 import type { IPPool } from '../apis/ipam/v1alpha1/ip-pool.ts';
 import {
   ipamRefusalMessages as messages,
@@ -87,22 +88,20 @@ function admit(plane: Plane, request: AdmissionRequest): KubeObject {
   switch (`${operation} ${type.plural}`) {
     case 'CREATE ipclaims': {
       const ledger = ledgerOf(plane);
-      const status = bindClaim(ledger, object as unknown as IPClaim);
+      const status = bindClaim(ledger, admitted<IPClaim>(object));
       commitWith(plane, request, ledger);
       return { ...object, status };
     }
     case 'DELETE ipclaims':
-      return release(plane, request, (ledger) =>
-        releaseClaim(ledger, object as unknown as IPClaim, { force }),
-      );
+      return release(plane, request, (ledger) => releaseClaim(ledger, admitted<IPClaim>(object), { force }));
     case 'DELETE ipallocations':
       return release(plane, request, (ledger) =>
-        releaseAllocation(ledger, object as unknown as IPAllocation, { force }),
+        releaseAllocation(ledger, admitted<IPAllocation>(object), { force }),
       );
     case 'DELETE ippools':
-      return release(plane, request, (ledger) => releasePool(ledger, object as unknown as IPPool));
+      return release(plane, request, (ledger) => releasePool(ledger, admitted<IPPool>(object)));
     case 'CREATE ippools':
-      validatePool(ledgerOf(plane), type, object as unknown as IPPool);
+      validatePool(ledgerOf(plane), type, admitted<IPPool>(object));
       return object;
     case 'CREATE ipallocations':
       throw forbidden(resourceRef(type), objectName, messages.allocationCreatedByIpam);
@@ -117,6 +116,22 @@ function admit(plane: Plane, request: AdmissionRequest): KubeObject {
     default:
       return object;
   }
+}
+
+type IpamObject = IPClaim | IPAllocation | IPPool | IPClass;
+
+/**
+ * An IPAM object as its kind's type. Schema admission runs first in every plane's chain
+ * (plane.ts) and stored objects passed it, so the object satisfies its kind's schema; what is
+ * left to check is that it has a spec at all.
+ */
+function admitted<T extends IpamObject>(object: KubeObject): T {
+  if (!hasSpec<T>(object)) throw new Error(`${object.kind ?? 'object'} ${object.metadata.name} has no spec`);
+  return object;
+}
+
+function hasSpec<T extends IpamObject>(object: KubeObject): object is KubeObject & T {
+  return isPlainObject(object.spec);
 }
 
 function release(plane: Plane, request: AdmissionRequest, step: (ledger: Ledger) => void): KubeObject {
@@ -138,9 +153,9 @@ function ipamType(plane: Plane, plural: string): ResourceType {
 
 /** The plane's IPAM objects at the current revision. */
 function ledgerOf(plane: Plane): Ledger {
-  const list = <T>(plural: string): T[] => {
+  const list = <T extends IpamObject>(plural: string): T[] => {
     const type = ipamType(plane, plural);
-    return plane.log.list(type.storage).map((stored) => presentedForm(type, stored) as unknown as T);
+    return plane.log.list(type.storage).map((stored) => admitted<T>(presentedForm(type, stored)));
   };
   return new Ledger({
     classes: list('ipclasses'),

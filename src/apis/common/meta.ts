@@ -17,6 +17,11 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean;
 }
 
+/**
+ * Kubernetes object metadata — the one definition: the API server stores it, clients read it,
+ * and every kind's type carries it. Fields the server does not know are kept (the index
+ * signature), as a real API server would keep them for a newer client.
+ */
 export type ObjectMeta = {
   name?: string;
   generateName?: string;
@@ -31,6 +36,8 @@ export type ObjectMeta = {
   annotations?: Record<string, string>;
   ownerReferences?: OwnerReference[];
   finalizers?: string[];
+  managedFields?: unknown[];
+  [field: string]: unknown;
 };
 
 /** A stored object of the kind whose spec/status schema is `S`. */

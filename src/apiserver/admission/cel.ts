@@ -79,14 +79,14 @@ const environment = celEnv({
     celMethod('hasValue', CelScalar.DYN, [], CelScalar.BOOL, function () {
       return 'value' in unbox(this);
     }),
-    celMethod('value', CelScalar.DYN, [], CelScalar.DYN, function (): any {
+    celMethod('value', CelScalar.DYN, [], CelScalar.DYN, function (): CelInput {
       const content = unbox(this);
       if (!('value' in content)) throw new Error('optional.none() dereference');
-      return content.value;
+      return content.value!;
     }),
-    celMethod('orValue', CelScalar.DYN, [CelScalar.DYN], CelScalar.DYN, function (fallback): any {
+    celMethod('orValue', CelScalar.DYN, [CelScalar.DYN], CelScalar.DYN, function (fallback): CelInput {
       const content = unbox(this);
-      return 'value' in content ? content.value : fallback;
+      return 'value' in content ? content.value! : fallback;
     }),
   ],
 });

@@ -130,7 +130,7 @@ function fieldError(error: ErrorObject, root: unknown, origins: WeakMap<object, 
   const field = displayPath(path);
   const origin = origins.get(error.parentSchema as object) ?? {};
   const data: unknown = error.data;
-  const params = error.params;
+  const params: Record<string, unknown> = error.params;
   switch (error.keyword) {
     case 'type': {
       const actual = jsonType(data);
@@ -141,7 +141,7 @@ function fieldError(error: ErrorObject, root: unknown, origins: WeakMap<object, 
       );
     }
     case 'required':
-      return required(displayPath(childPath(path, params.missingProperty)));
+      return required(displayPath(childPath(path, String(params.missingProperty))));
     case 'enum':
       return notSupported(
         field,
@@ -161,14 +161,14 @@ function fieldError(error: ErrorObject, root: unknown, origins: WeakMap<object, 
       return invalidValue(
         field,
         data,
-        `${field} in body should be ${COMPARISONS[params.comparison]} ${params.limit}`,
+        `${field} in body should be ${COMPARISONS[String(params.comparison)]} ${params.limit}`,
       );
     case 'multipleOf':
       return invalidValue(field, data, `${field} in body should be a multiple of ${params.multipleOf}`);
     case 'minLength':
       return invalidValue(field, data, `${field} in body should be at least ${params.limit} chars long`);
     case 'maxLength':
-      return tooLong(field, params.limit);
+      return tooLong(field, Number(params.limit));
     case 'pattern':
       return invalidValue(field, data, `${field} in body should match '${params.pattern}'`);
     case 'minItems':
@@ -178,7 +178,7 @@ function fieldError(error: ErrorObject, root: unknown, origins: WeakMap<object, 
         `${field} in body should have at least ${params.limit} items`,
       );
     case 'maxItems':
-      return tooMany(field, (data as unknown[]).length, params.limit);
+      return tooMany(field, (data as unknown[]).length, Number(params.limit));
     case 'minProperties':
       return invalidValue(
         field,
@@ -186,7 +186,7 @@ function fieldError(error: ErrorObject, root: unknown, origins: WeakMap<object, 
         `${field} in body should have at least ${params.limit} properties`,
       );
     case 'maxProperties':
-      return tooMany(field, propertyCount(data), params.limit);
+      return tooMany(field, propertyCount(data), Number(params.limit));
     case 'anyOf':
       return invalidValue(field, '', `${field} in body must validate at least one schema (anyOf)`);
     case 'oneOf':

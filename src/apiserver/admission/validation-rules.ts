@@ -103,7 +103,7 @@ function correlator(node: SchemaNode, old: unknown): (item: unknown) => unknown 
   if (node['x-kubernetes-list-type'] !== 'map' || !Array.isArray(old)) return () => undefined;
   const keyOf = (item: unknown) =>
     JSON.stringify(keyFields.map((k) => (isPlainObject(item) ? item[k] : undefined)));
-  const byKey = new Map(old.map((item) => [keyOf(item), item]));
+  const byKey = new Map<string, unknown>(old.map((item: unknown) => [keyOf(item), item]));
   return (item) => byKey.get(keyOf(item));
 }
 

@@ -35,7 +35,7 @@ export function renderKubeconfig(
   checkContexts(contexts, currentContext);
   const caData = Buffer.from(caCertPem, 'utf8').toString('base64');
   // Written line by line (a file naming thousands of planes renders in milliseconds, rewritten
-  // as planes come and go); a scalar YAML could read as anything but that string is quoted.
+  // as planes come and go); a scalar in YAML could be misread, so that string is quoted.
   const q = yamlScalar;
   const lines = ['apiVersion: v1', 'kind: Config', 'clusters:'];
   for (const { name, server } of contexts)

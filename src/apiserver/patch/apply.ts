@@ -158,9 +158,9 @@ function isLeaf(set: FieldSet | undefined): boolean {
 
 /** The fields a configuration sets: its scalars and lists; a map counts only through its fields. */
 function fieldSetOf(object: JsonObject): FieldSet {
-  const set: FieldSet = new Map();
+  const set: FieldSet = new Map<string, FieldSet>();
   for (const [name, value] of Object.entries(object)) {
-    const owned: FieldSet = isPlainObject(value) ? fieldSetOf(value) : new Map();
+    const owned: FieldSet = isPlainObject(value) ? fieldSetOf(value) : new Map<string, FieldSet>();
     if (!isPlainObject(value) || owned.size > 0) set.set(name, owned);
   }
   return set;

@@ -9,7 +9,7 @@
  * strategic merge patch, the others do not.
  */
 import { Buffer } from 'node:buffer';
-import type { KubeObject } from '../objects.ts';
+import { objectField, stringOf, type KubeObject } from '../objects.ts';
 import { objectMetaStrategy } from '../patch/strategic-merge-patch.ts';
 import { builtinColumns, defaultColumns } from '../table/table.ts';
 import { customResourceDefinitionType } from './crd.ts';
@@ -67,10 +67,10 @@ const namespaces = builtin({
     spec: { type: 'object', properties: { finalizers: { type: 'array', items: { type: 'string' } } } },
     status: { type: 'object', properties: { phase: { type: 'string' } } },
   }),
-  selectableFields: { 'status.phase': (o) => String((o.status as any)?.phase ?? '') },
+  selectableFields: { 'status.phase': (o) => stringOf(objectField(o, 'status').phase) },
   prepareForCreate(object) {
     const name = object.metadata.name!;
-    const spec = (object.spec as any) ?? {};
+    const spec = objectField(object, 'spec');
     return {
       ...object,
       metadata: { ...object.metadata, labels: { ...object.metadata.labels, [NAMESPACE_NAME_LABEL]: name } },

@@ -10,7 +10,7 @@
  * Caveat: names that clash with another CRD's kind are not detected; both are served.
  */
 import { forbiddenField, invalidValue, notSupported, required, type FieldError } from '../errors.ts';
-import { nowRfc3339, type KubeObject } from '../objects.ts';
+import { isPlainObject, nowRfc3339, objectField, type KubeObject } from '../objects.ts';
 import { customResourceColumns } from '../table/table.ts';
 import { isDnsLabel, isDnsSubdomain } from '../validation/names.ts';
 import { STATUS_SUBRESOURCE, type ResourceType } from './resource-type.ts';
@@ -151,7 +151,7 @@ function validate(crd: KubeObject, context: { old?: KubeObject }): FieldError[] 
   }
   const old = context.old;
   if (old) {
-    const storedVersions = ((old.status as any)?.storedVersions ?? []) as string[];
+    const storedVersions = stringsOf(objectField(old, 'status').storedVersions);
     for (const stored of storedVersions) {
       if (!versions.some((v) => v.name === stored)) {
         errors.push(invalidValue('status.storedVersions', storedVersions, `must appear in spec.versions`));
@@ -196,8 +196,15 @@ export function customResourceDefinitionType(
  * are gone, so controllers can still clear their finalizers.
  */
 export function isEstablished(crd: KubeObject): boolean {
-  const conditions = ((crd.status as any)?.conditions ?? []) as { type: string; status: string }[];
-  return conditions.some((c) => c.type === 'Established' && c.status === 'True');
+  const conditions = objectField(crd, 'status').conditions;
+  return (
+    Array.isArray(conditions) &&
+    conditions.some((c) => isPlainObject(c) && c.type === 'Established' && c.status === 'True')
+  );
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 /** One resource type per served version of an established CRD. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { KubeObject } from '../objects.ts';
 import { describe, it } from 'node:test';
 import { ApiError } from '../errors.ts';
 import { matchesFields, objectFields, parseFieldSelector, requiredName } from './field-selector.ts';
@@ -15,7 +16,7 @@ function rejects(text: string, supported: ReadonlySet<string>, message: string):
   );
 }
 
-function matches(text: string, object: unknown, supported: ReadonlySet<string> = metadataFields): boolean {
+function matches(text: string, object: KubeObject, supported: ReadonlySet<string> = metadataFields): boolean {
   return matchesFields(parseFieldSelector(text, supported), objectFields(object));
 }
 
@@ -80,7 +81,9 @@ describe('matchesFields', () => {
 
   it('selects by the extra fields a kind provides', () => {
     const ns = { metadata: { name: 'demo' }, status: { phase: 'Terminating' } };
-    const fields = objectFields(ns, { 'status.phase': (o) => o.status?.phase ?? '' });
+    const fields = objectFields(ns, {
+      'status.phase': (o) => String((o.status as { phase?: string } | undefined)?.phase ?? ''),
+    });
     assert.deepEqual(fields, {
       'metadata.name': 'demo',
       'metadata.namespace': '',

@@ -10,6 +10,7 @@
  * sorted term order) the kind does not support: `field label not supported: <field>`.
  * A field missing from an object compares as the empty string, so `f!=x` matches it.
  */
+import type { KubeObject } from '../objects.ts';
 import { badRequest } from '../errors.ts';
 
 export interface FieldRequirement {
@@ -23,7 +24,7 @@ export interface FieldSelector {
   requirements: FieldRequirement[];
 }
 
-export type FieldExtractors = Record<string, (object: any) => string>;
+export type FieldExtractors = Record<string, (object: KubeObject) => string>;
 
 const UNSUPPORTED_FIELD_PREFIX = 'field label not supported: ';
 
@@ -53,10 +54,10 @@ export function matchesFields(selector: FieldSelector, fields: Record<string, st
 }
 
 /** The fields every kind can be selected by, plus the kind's own (e.g. `status.phase` of Namespaces). */
-export function objectFields(object: any, extra?: FieldExtractors): Record<string, string> {
+export function objectFields(object: KubeObject, extra?: FieldExtractors): Record<string, string> {
   const fields: Record<string, string> = {
-    'metadata.name': object?.metadata?.name ?? '',
-    'metadata.namespace': object?.metadata?.namespace ?? '',
+    'metadata.name': object.metadata.name ?? '',
+    'metadata.namespace': object.metadata.namespace ?? '',
   };
   for (const [field, extract] of Object.entries(extra ?? {})) fields[field] = extract(object);
   return fields;

@@ -275,7 +275,7 @@ export class RevisionLog {
 
   private apply(event: StoredEvent): void {
     let all = this.objects.get(event.resource);
-    if (!all) this.objects.set(event.resource, (all = new Map()));
+    if (!all) this.objects.set(event.resource, (all = new Map<string, KubeObject>()));
     if (event.type === 'DELETED') all.delete(event.key);
     else all.set(event.key, event.object);
   }

@@ -35,6 +35,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { KubeObject } from '../objects.ts';
 import type { EventType, HistoryWindow, LogBackend, StoredEvent } from './revision-log.ts';
 
 /**
@@ -194,7 +195,7 @@ export class SqliteBackend implements LogBackend {
           type: 'ADDED',
           resource: row.resource,
           key: row.key,
-          object: JSON.parse(row.object),
+          object: JSON.parse(row.object) as KubeObject,
         })),
         history: this.readEvents.all().map(toEvent),
       };
@@ -246,9 +247,9 @@ function toEvent(row: EventRow): StoredEvent {
     type: row.type,
     resource: row.resource,
     key: row.key,
-    object: JSON.parse(row.object),
+    object: JSON.parse(row.object) as KubeObject,
   };
-  if (row.previous !== null) event.previous = JSON.parse(row.previous);
+  if (row.previous !== null) event.previous = JSON.parse(row.previous) as KubeObject;
   return event;
 }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { KubeObject } from '../objects.ts';
 import { describe, it } from 'node:test';
 import { ApiError } from '../errors.ts';
 import {
@@ -33,7 +34,7 @@ const widget = {
 };
 
 function cell(column: { name?: string; type: string; jsonPath: string }, object: object = widget): unknown {
-  return printerColumn({ name: column.name ?? 'X', ...column }).cell(object as Record<string, any>, now);
+  return printerColumn({ name: column.name ?? 'X', ...column }).cell(object as KubeObject, now);
 }
 
 describe('CRD printer columns', () => {

@@ -15,6 +15,7 @@
  * `string`; clients print the cell either way.
  */
 import { badRequest } from '../errors.ts';
+import { objectField, type KubeObject } from '../objects.ts';
 import { cellFor, rfc3339Seconds } from './cells.ts';
 import { compileJsonPath } from './jsonpath.ts';
 
@@ -28,7 +29,7 @@ export interface ColumnDefinition {
 
 export interface Column {
   definition: ColumnDefinition;
-  cell(object: Record<string, any>, now: Date): unknown;
+  cell(object: KubeObject, now: Date): unknown;
 }
 
 /** A CRD version's `additionalPrinterColumns` entry. */
@@ -101,7 +102,7 @@ function column(name: string, type: string, description: string, cell: Column['c
 
 export const nameColumn: Column = {
   definition: { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 },
-  cell: (object) => object.metadata?.name ?? '',
+  cell: (object) => object.metadata.name ?? '',
 };
 
 /** A printer column: its JSONPath is parsed here, so a bad path throws before any row is printed. */
@@ -149,7 +150,7 @@ function keyCount(...maps: unknown[]): number {
  * The fields the event printer reads, from a core v1 Event or an events.k8s.io/v1 one (the two
  * versions of one resource name them differently).
  */
-function eventFields(event: Record<string, any>) {
+function eventFields(event: Record<string, unknown>) {
   const series = event.series as { count?: number; lastObservedTime?: string } | undefined;
   return {
     involved: (event.involvedObject ?? event.regarding ?? {}) as Record<string, string | undefined>,
@@ -170,31 +171,31 @@ function since(timestamp: string | undefined, now: Date): unknown {
   return timestamp ? cellFor('date', timestamp, now) : '<unknown>';
 }
 
-function eventFirstSeen(event: Record<string, any>, now: Date): unknown {
+function eventFirstSeen(event: Record<string, unknown>, now: Date): unknown {
   const { first, eventTime } = eventFields(event);
   return since(first ?? eventTime, now);
 }
 
-function eventLastSeen(event: Record<string, any>, now: Date): unknown {
+function eventLastSeen(event: Record<string, unknown>, now: Date): unknown {
   const { last, series } = eventFields(event);
   if (series) return since(series.lastObservedTime, now);
   return last ? since(last, now) : eventFirstSeen(event, now);
 }
 
-function eventObject(event: Record<string, any>): string {
+function eventObject(event: Record<string, unknown>): string {
   const { involved } = eventFields(event);
   const kind = (involved.kind ?? '').toLowerCase();
   return involved.name ? `${kind}/${involved.name}` : kind;
 }
 
-function eventSource(event: Record<string, any>): string {
+function eventSource(event: Record<string, unknown>): string {
   const { source, controller, instance } = eventFields(event);
   const component = source.component || controller;
   const host = source.host || instance;
   return host ? `${component}, ${host}` : component;
 }
 
-function eventCount(event: Record<string, any>): number {
+function eventCount(event: Record<string, unknown>): number {
   const { series, count } = eventFields(event);
   if (series) return series.count ?? 0;
   return count || 1;
@@ -204,18 +205,23 @@ function eventCount(event: Record<string, any>): number {
 export const builtinColumns: Record<string, Column[]> = {
   Namespace: [
     nameColumn,
-    column('Status', 'string', NAMESPACE_STATUS_DESCRIPTION, (ns) => ns.status?.phase ?? ''),
+    column('Status', 'string', NAMESPACE_STATUS_DESCRIPTION, (ns) => objectField(ns, 'status').phase ?? ''),
     ageColumn,
   ],
   Lease: [
     nameColumn,
-    column('Holder', 'string', LEASE_HOLDER_DESCRIPTION, (lease) => lease.spec?.holderIdentity ?? ''),
+    column(
+      'Holder',
+      'string',
+      LEASE_HOLDER_DESCRIPTION,
+      (lease) => objectField(lease, 'spec').holderIdentity ?? '',
+    ),
     ageColumn,
   ],
   CustomResourceDefinition: [
     nameColumn,
     column('Created At', 'date', CREATION_TIMESTAMP_DESCRIPTION, (crd) =>
-      rfc3339Seconds(crd.metadata?.creationTimestamp),
+      rfc3339Seconds(crd.metadata.creationTimestamp),
     ),
   ],
   ConfigMap: [
@@ -259,7 +265,7 @@ export function parseIncludeObject(value: string | undefined): IncludeObject {
 }
 
 /** One row per object, in the order given, with the cells of `columns`. */
-export function buildTable(columns: Column[], objects: Record<string, any>[], options: TableOptions): Table {
+export function buildTable(columns: Column[], objects: KubeObject[], options: TableOptions): Table {
   const include = options.includeObject ?? 'Metadata';
   const metadata: Table['metadata'] = { resourceVersion: options.resourceVersion };
   if (options.continue) metadata.continue = options.continue;
