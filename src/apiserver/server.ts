@@ -24,6 +24,7 @@ import { pino, type Logger } from 'pino';
 import { loadOrCreateCertificates, type ServingCertificates } from './auth/certificates.ts';
 import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
 import { selfSubjectAccessReview } from './auth/access-review.ts';
+import { escalationPrevention } from './auth/escalation.ts';
 import { forbiddenError, RbacAuthorizer, type RequestAttributes } from './auth/rbac.ts';
 import { TokenAuthenticator, type Identity } from './auth/tokens.ts';
 import { methodNotAllowed, pathNotFound, unauthorized } from './errors.ts';
@@ -164,6 +165,7 @@ export class ApiServer {
       openapi: new OpenApiCache(plane.catalog),
       authorizer: new RbacAuthorizer(plane.log),
     };
+    plane.addAdmission(escalationPrevention(entry.authorizer));
     this.planes.set(name, entry);
     this.byPath.set(basePath, entry);
     return plane;
@@ -383,6 +385,7 @@ export class ApiServer {
       subresource: target.subresource,
       query,
       user: identity.name,
+      groups: identity.groups,
       warnings: [],
     };
     if (type === selfSubjectAccessReviews) {

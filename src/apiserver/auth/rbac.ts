@@ -85,6 +85,32 @@ export class RbacAuthorizer {
     return { allowed: false, reason: unresolved.length > 0 ? `RBAC: ${aggregate(unresolved)}` : '' };
   }
 
+  /**
+   * Every rule `identity` holds where `namespace` is in scope (ClusterRoleBindings, and the
+   * RoleBindings of `namespace` when given), with the reasons bindings did not resolve: what
+   * Kubernetes' RuleResolver.RulesFor answers, for escalation checks.
+   */
+  rulesFor(identity: Identity, namespace: string): { rules: PolicyRule[]; errors: string[] } {
+    const rules: PolicyRule[] = [];
+    const errors: string[] = [];
+    for (const { binding } of this.#current().holdersOf(identity, namespace)) {
+      if (binding.unresolved) errors.push(binding.unresolved);
+      else rules.push(...binding.rules);
+    }
+    return { rules, errors };
+  }
+
+  /** The rules of the role `roleRef` names (a Role in `namespace`, or a ClusterRole); undefined if missing. */
+  roleRules(kind: string, name: string, namespace: string): PolicyRule[] | undefined {
+    const plural = kind === 'ClusterRole' ? 'clusterroles' : kind === 'Role' ? 'roles' : undefined;
+    if (!plural) return undefined;
+    const key = plural === 'roles' ? `${namespace}/${name}` : `/${name}`;
+    const role = this.#log
+      .list(`${RBAC_GROUP}/${plural}`)
+      .find((object) => `${text(object.metadata.namespace)}/${text(object.metadata.name)}` === key);
+    return role && rulesOf(role);
+  }
+
   #current(): Policy {
     return (this.#policy ??= loadPolicy(this.#log));
   }
@@ -139,7 +165,7 @@ function scopeOf(attributes: RequestAttributes): string {
   return attributes.resourceRequest ? (attributes.namespace ?? '') : '';
 }
 
-interface PolicyRule {
+export interface PolicyRule {
   verbs: string[];
   apiGroups: string[];
   resources: string[];
@@ -286,7 +312,7 @@ function loadPolicy(log: Pick<RevisionLog, 'list'>): Policy {
   return policy;
 }
 
-function rulesOf(role: KubeObject): PolicyRule[] {
+export function rulesOf(role: KubeObject): PolicyRule[] {
   const rules = Array.isArray(role.rules) ? role.rules.filter(isPlainObject) : [];
   return rules.map((rule) => ({
     verbs: texts(rule.verbs),
