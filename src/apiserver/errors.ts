@@ -258,6 +258,13 @@ export function timeout(message: string, causes?: StatusCause[]): ApiError {
   return new ApiError(504, 'Timeout', `Timeout: ${message}`, causes ? { causes } : undefined);
 }
 
+/** 504 for a read from a revision the server has not reached, as Kubernetes' watch cache answers. */
+export function resourceVersionTooLarge(requested: number, current: number): ApiError {
+  return timeout(`Too large resource version: ${requested}, current: ${current}`, [
+    { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
+  ]);
+}
+
 export function asApiError(err: unknown): ApiError {
   return err instanceof ApiError ? err : internalError(err);
 }

@@ -7,8 +7,10 @@
  *   `/apis/resourcemanager.miloapis.com/v1alpha1/projects/<project>/control-plane`; any other
  *   plane at `/planes/<name>`. The control-plane prefix is matched before the root plane's
  *   `/apis/<group>/<version>` paths. Planes are added and removed while serving;
- * - every request but the health probes carries a bearer token of a known identity (else 401),
- *   and RBAC in the addressed plane allows it (else 403). As Kubernetes' default roles
+ * - every request but the root plane's health probes carries a bearer token of a known identity
+ *   (else 401, also for a plane or project that does not exist), and RBAC in the addressed plane
+ *   allows it (else 403); `Impersonate-*` headers act as the named user and groups when RBAC
+ *   allows the `impersonate` verb on them (else 403). As Kubernetes' default roles
  *   `system:discovery` and `system:basic-user` do, every authenticated identity may read
  *   discovery, `/version` and OpenAPI, and create SelfSubjectAccessReviews and
  *   SelfSubjectRulesReviews; `serviceaccounts/token` (create) answers a TokenRequest;
@@ -33,7 +35,9 @@ import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
 import { selfSubjectAccessReview } from './auth/access-review.ts';
 import { selfSubjectRulesReview } from './auth/rules-review.ts';
 import { requestToken } from './auth/token-request.ts';
+import { escalationPrevention } from './auth/escalation.ts';
 import { forbiddenError, RbacAuthorizer, type RequestAttributes } from './auth/rbac.ts';
+import { impersonated } from './auth/impersonation.ts';
 import { TokenAuthenticator, type Identity } from './auth/tokens.ts';
 import { methodNotAllowed, pathNotFound, unauthorized } from './errors.ts';
 import type { ResourceRequest } from './handlers/context.ts';
@@ -137,7 +141,11 @@ export class ApiServer {
   }
 
   static async start(options: ApiServerOptions = {}): Promise<ApiServer> {
-    const certificates = await loadOrCreateCertificates(options.dataDir);
+    // The host it listens on is one clients reach it by (the kubeconfig names it): the serving
+    // certificate must name it too. A wildcard address names no host.
+    const host = options.host;
+    const hosts = host && host !== '0.0.0.0' && host !== '::' ? [host] : [];
+    const certificates = await loadOrCreateCertificates(options.dataDir, hosts);
     const server = new ApiServer(certificates, options);
     await server.loadAdminToken();
     await server.listen();
@@ -193,6 +201,7 @@ export class ApiServer {
       openapi: new OpenApiCache(plane.catalog),
       authorizer: new RbacAuthorizer(plane.log),
     };
+    plane.addAdmission(escalationPrevention(entry.authorizer));
     this.planes.set(name, entry);
     this.byPath.set(basePath, entry);
     return plane;
@@ -310,14 +319,20 @@ export class ApiServer {
     let identity: Identity | undefined;
     this.audit?.watch(req, res, () => audited(resolved?.entry.plane.name, identity, target));
     try {
-      if (!resolved) throw pathNotFound();
+      const authenticated = this.authenticator.authenticate(
+        req.headers.authorization,
+        resolved?.entry.plane.name,
+      );
+      // Without a token nothing tells which planes or projects exist: 401 whatever the path,
+      // except the root plane's own health probes.
+      if (!resolved) throw authenticated ? pathNotFound() : unauthorized();
       target = parseRequest(req.method ?? 'GET', resolved.rest, url.searchParams);
-      if (target.kind === 'health') {
+      if (target.kind === 'health' && (authenticated || resolved.entry.plane.name === ROOT_PLANE)) {
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         return void res.end('ok');
       }
-      identity = this.authenticator.authenticate(req.headers.authorization, resolved.entry.plane.name);
-      if (!identity) throw unauthorized();
+      if (!authenticated) throw unauthorized();
+      identity = impersonated(resolved.entry.authorizer, authenticated, req.headersDistinct);
       if (target.kind === 'resource') this.authorize(resolved.entry, identity, target);
       await this.serve(resolved.entry, target, req, res, url.searchParams, identity);
     } catch (err) {
@@ -421,6 +436,7 @@ export class ApiServer {
       subresource: target.subresource,
       query,
       user: identity.name,
+      groups: identity.groups,
       warnings: [],
     };
     if (type === selfSubjectAccessReviews) {

@@ -52,6 +52,8 @@ import { checkMetadataTypes, validateObjectMeta } from './validation/object-meta
 export interface WriteOptions {
   dryRun?: boolean;
   user?: string;
+  /** The requesting identity's groups (escalation checks read them). */
+  groups?: string[];
   fieldValidation?: AdmissionRequest['fieldValidation'];
   subresource?: string;
   /** Filled with admission warnings, returned to the client as `Warning` headers. */
@@ -112,6 +114,7 @@ function admit(
     old,
     subresource: options.subresource,
     user: options.user,
+    groups: options.groups,
     dryRun: options.dryRun ?? false,
     fieldValidation: options.fieldValidation ?? 'Strict',
     warnings: options.warnings ?? [],
@@ -337,6 +340,8 @@ export function updateObject(
 
 export interface DeleteOptions {
   dryRun?: boolean;
+  /** The requesting identity (admission sees it); absent for the server's own deletes. */
+  user?: string;
   preconditions?: { uid?: string; resourceVersion?: string };
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
 }
@@ -389,7 +394,7 @@ export function deleteObject(
     );
   }
   const key = objectKey(old.metadata.namespace, name);
-  const { related } = admit(plane, 'DELETE', type, old, old, { dryRun: options.dryRun });
+  const { related } = admit(plane, 'DELETE', type, old, old, { dryRun: options.dryRun, user: options.user });
   const extra = propagationFinalizer(options.propagationPolicy);
   const finalizers = [...(old.metadata.finalizers ?? [])];
   if (extra && !finalizers.includes(extra)) finalizers.push(extra);

@@ -105,7 +105,11 @@ describe('fleet identities', () => {
     for (const resource of ['ippools', 'ipclasses']) {
       assert.equal(project.allows(cellIdentity('cell-b'), { ...claims, resource, verb: 'get' }), true);
       for (const verb of ['create', 'update', 'patch', 'delete']) {
-        assert.equal(project.allows(cellIdentity('cell-b'), { ...claims, resource, verb }), false, `${verb} ${resource}`);
+        assert.equal(
+          project.allows(cellIdentity('cell-b'), { ...claims, resource, verb }),
+          false,
+          `${verb} ${resource}`,
+        );
       }
     }
     assert.equal(

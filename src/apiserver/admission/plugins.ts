@@ -29,6 +29,8 @@ export interface AdmissionRequest {
   subresource?: string;
   /** The requesting identity's name; absent for the server's own writes. */
   user?: string;
+  /** The requesting identity's groups, when `user` is set. */
+  groups?: string[];
   dryRun: boolean;
   /** `fieldValidation` of the request: Strict, Warn or Ignore. */
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';

@@ -86,22 +86,35 @@ export class RbacAuthorizer {
   }
 
   /**
-   * The rules that apply to `identity` in `namespace` (cluster-wide bindings' and that
-   * namespace's), in binding order, as SelfSubjectRulesReview lists them; `errors` names the
-   * roles that bindings naming the identity point to but that do not exist. A superuser holds
-   * every rule: `superuser` is true and `rules` empty.
+   * Every rule `identity` holds where `namespace` is in scope (ClusterRoleBindings, and the
+   * RoleBindings of `namespace`), in binding order, with the reasons bindings naming it did not
+   * resolve (a missing role, say): what Kubernetes' RuleResolver.RulesFor answers, for
+   * SelfSubjectRulesReview and escalation checks. A superuser holds every rule: `superuser` is
+   * true and `rules` empty.
    */
   rulesFor(
     identity: Identity,
     namespace: string,
   ): { superuser: boolean; rules: PolicyRule[]; errors: string[] } {
     if (identity.groups.includes(SUPERUSER_GROUP)) return { superuser: true, rules: [], errors: [] };
-    const holders = this.#current().holdersOf(identity, namespace);
-    return {
-      superuser: false,
-      rules: holders.flatMap((holder) => holder.binding.rules),
-      errors: [...new Set(holders.flatMap((holder) => holder.binding.unresolved ?? []))],
-    };
+    const rules: PolicyRule[] = [];
+    const errors: string[] = [];
+    for (const { binding } of this.#current().holdersOf(identity, namespace)) {
+      if (binding.unresolved) errors.push(binding.unresolved);
+      else rules.push(...binding.rules);
+    }
+    return { superuser: false, rules, errors: [...new Set(errors)] };
+  }
+
+  /** The rules of the role `roleRef` names (a Role in `namespace`, or a ClusterRole); undefined if missing. */
+  roleRules(kind: string, name: string, namespace: string): PolicyRule[] | undefined {
+    const plural = kind === 'ClusterRole' ? 'clusterroles' : kind === 'Role' ? 'roles' : undefined;
+    if (!plural) return undefined;
+    const key = plural === 'roles' ? `${namespace}/${name}` : `/${name}`;
+    const role = this.#log
+      .list(`${RBAC_GROUP}/${plural}`)
+      .find((object) => `${text(object.metadata.namespace)}/${text(object.metadata.name)}` === key);
+    return role && rulesOf(role);
   }
 
   #current(): Policy {
@@ -305,7 +318,7 @@ function loadPolicy(log: Pick<RevisionLog, 'list'>): Policy {
   return policy;
 }
 
-function rulesOf(role: KubeObject): PolicyRule[] {
+export function rulesOf(role: KubeObject): PolicyRule[] {
   const rules = Array.isArray(role.rules) ? role.rules.filter(isPlainObject) : [];
   return rules.map((rule) => ({
     verbs: texts(rule.verbs),

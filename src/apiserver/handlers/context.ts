@@ -17,6 +17,8 @@ export interface ResourceRequest {
   query: URLSearchParams;
   /** The authenticated identity's name. */
   user: string;
+  /** The authenticated identity's groups. */
+  groups: string[];
   /** Admission warnings collected while serving, sent as `Warning` headers. */
   warnings: string[];
 }

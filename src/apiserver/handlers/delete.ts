@@ -30,6 +30,7 @@ export async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions> 
     propagationPolicy: policy as DeleteOptions['propagationPolicy'],
     preconditions: fromBody.preconditions as DeleteOptions['preconditions'],
     dryRun: dryRun.length > 0,
+    user: r.user,
   };
 }
 

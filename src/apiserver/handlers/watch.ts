@@ -12,7 +12,7 @@
  * - the stream ends cleanly after `timeoutSeconds` (default: a random 30–60 minutes), and the
  *   subscription is dropped when the response closes (`res.on('close')`, not the request's).
  */
-import { badRequest, type ApiError } from '../errors.ts';
+import { badRequest, type ApiError, resourceVersionTooLarge } from '../errors.ts';
 import { watchEventLine } from '../encoding/watch-event.ts';
 import type { KubeObject } from '../objects.ts';
 import { apiVersionOf, presentedForm } from '../resources/resource-type.ts';
@@ -64,6 +64,10 @@ function visibleType(event: StoredEvent, matches: (o: KubeObject) => boolean): W
 
 export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAULT_WATCH_SETTINGS): void {
   const start = parseStart(r.query.get('resourceVersion'));
+  // Kubernetes' watch cache waits up to 3 s for a revision it has not seen, then refuses it;
+  // a single-process server that has not reached it will not, so it refuses at once.
+  if (start !== undefined && start > r.plane.log.revision)
+    throw resourceVersionTooLarge(start, r.plane.log.revision);
   const filter = requestFilter(r.type, r.namespace, r.query);
   const duration = timeoutMs(r, settings);
   const bookmarks = r.query.get('allowWatchBookmarks') === 'true';

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { isProtobuf, decodeProtobufObject } from '../encoding/protobuf.ts';
-import { asApiError, badRequest, entityTooLarge, type ApiError } from '../errors.ts';
+import { asApiError, badRequest, entityTooLarge, unsupportedMediaType, type ApiError } from '../errors.ts';
 import { checkDepth } from '../limits.ts';
 import { isPlainObject } from '../objects.ts';
 
@@ -64,7 +64,16 @@ function decodeAny(body: Buffer, contentType: string | undefined): unknown {
   }
 }
 
+/** The media types a create or update body may have; none given means JSON, as in Kubernetes. */
+export const OBJECT_MEDIA_TYPES = [
+  'application/json',
+  'application/yaml',
+  'application/vnd.kubernetes.protobuf',
+];
+
 export function decodeObjectBody(body: Buffer, contentType: string | undefined): Record<string, unknown> {
+  const type = mediaType(contentType);
+  if (type !== '' && !OBJECT_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
   if (body.length === 0) throw badRequest('the request body is empty: an object is required');
   const value = decodeBody(body, contentType);
   if (!isPlainObject(value)) throw badRequest('the request body must be a JSON object');

@@ -6,6 +6,7 @@
  * is the Namespace itself and `/api/v1/namespaces/<name>/{status,finalize}` its subresources;
  * a GET on a collection is `watch` when `watch=true|1`.
  */
+import { badRequest } from '../errors.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -55,11 +56,20 @@ function verbOf(method: string, hasName: boolean, watch: boolean, hasSubresource
 
 export class MethodNotAllowed extends Error {}
 
+/** A path segment decoded; 400 when it is not valid percent-encoded UTF-8 (e.g. `%ff`). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`the request path segment ${JSON.stringify(segment)} is not valid URL encoding`);
+  }
+}
+
 export function parseRequest(method: string, path: string, query: URLSearchParams): RequestTarget {
   const parts = path
     .split('/')
     .filter((p) => p !== '')
-    .map(decodeURIComponent);
+    .map(decodeSegment);
   if (parts.length === 1 && parts[0] === 'version') return { kind: 'version' };
   if (parts.length === 1 && ['healthz', 'readyz', 'livez'].includes(parts[0])) return { kind: 'health' };
   if (parts[0] === 'openapi') {

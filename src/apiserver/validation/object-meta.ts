@@ -182,7 +182,7 @@ function ownerReferenceErrors(owners: Record<string, unknown>[]): FieldError[] {
 export function validateObjectMeta(metadata: Record<string, unknown>, nameRule: NameRule): FieldError[] {
   const errors: FieldError[] = [];
   const generateName = metadata.generateName as string | undefined;
-  if (generateName && !metadata.name) {
+  if (generateName) {
     const masked = generateName.endsWith('-') ? `${generateName.slice(0, -1)}a` : generateName;
     for (const e of validateName(masked, nameRule, 'metadata.generateName')) {
       errors.push({ ...e, detail: e.detail.replace(JSON.stringify(masked), JSON.stringify(generateName)) });
