@@ -19,7 +19,8 @@
  *    IPAllocation without its IPClaim, no interface IPClaim without a live claim or an interface
  *    holding it;
  * 8. every live claim whose context is present and carries its families is Bound, to an
- *    interface whose every address is held by its IPClaim in IPAM;
+ *    interface whose every address is held by its IPClaim in IPAM (unless an interface of its name
+ *    exists that it may not adopt: that refusal is the claim's to report);
  * 9. no object deleting without finalizers.
  * Caveat: it reads plane after plane, not one snapshot; call it when nothing moves any more (or
  * through `settledInvariants`, which waits for two checks in a row to find nothing).
@@ -33,6 +34,7 @@ import {
 } from '../../src/apis/common/upstream.ts';
 import { CELL_LABEL, legacyAddressClaimName } from '../../src/apis/ipam/v1alpha1/ip-claim.ts';
 import { allocationOwner, heldAddresses } from '../../src/controllers/cell/address-requests.ts';
+import { adoptionRefusal } from '../../src/controllers/cell/claim-bind.ts';
 import { contains, overlaps, parseCidr } from '../../src/ipam/cidr.ts';
 import { addressClaimName } from '../../src/apis/ipam/v1alpha1/ip-claim.ts';
 import { IP_ALLOCATIONS } from './cell-fixtures.ts';
@@ -349,6 +351,9 @@ function checkClaims(s: Snapshot, out: string[]): void {
           i.metadata.namespace === k.metadata.namespace &&
           nameOf(i) === (k.spec.networkInterfaceName ?? nameOf(k)),
       );
+      // An interface of that name the claim may not adopt (a retained one on another network, say)
+      // is a refusal the claim reports, not a fault.
+      if (iface && iface.spec.claimRef?.name !== nameOf(k) && adoptionRefusal(iface, k)) continue;
       if (!isTrue(k, 'Bound') || !iface || iface.spec.claimRef?.name !== nameOf(k)) {
         out.push(
           `claim ${name} is not Bound to its interface (${condition(k, 'Ready')?.reason ?? 'no Ready'})`,
