@@ -15,7 +15,7 @@
  * - a Project deleted and created again under the same name (a new uid) gets a fresh plane.
  * Caveat: removing a plane discards its objects at once; nothing in it is finalized first.
  */
-import { cellRestriction } from '../apiserver/admission/cell-restriction.ts';
+import { cellRestriction } from '../ipam/cell-restriction.ts';
 import type { Plane } from '../apiserver/plane.ts';
 import { hubNamespaceName } from '../apis/common/upstream.ts';
 import {

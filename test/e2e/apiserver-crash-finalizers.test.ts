@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { eventually } from '../support/apiserver.ts';
 import { call, startChildServer, type PlaneTarget } from '../support/child-server.ts';
 
 const RUNS = 4;
@@ -16,7 +17,12 @@ const FINALIZER = 'example.com/f';
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
 /** Create with a finalizer, delete, then remove the finalizer: until the server dies. */
-async function finalize(target: PlaneTarget, stop: { now: boolean }, writer: string): Promise<number> {
+async function finalize(
+  target: PlaneTarget,
+  stop: { now: boolean },
+  writer: string,
+  progress: { removed: number },
+): Promise<number> {
   let done = 0;
   for (let i = 0; !stop.now; i++) {
     const name = `${writer}-${i}`;
@@ -30,7 +36,10 @@ async function finalize(target: PlaneTarget, stop: { now: boolean }, writer: str
         { metadata: { finalizers: null } },
         'application/merge-patch+json',
       );
-      if (res.status === 200) done++;
+      if (res.status === 200) {
+        done++;
+        progress.removed++;
+      }
     } catch {
       return done; // the server died mid-request
     }
@@ -66,8 +75,14 @@ describe('durable finalizer removal', () => {
             break;
           }
           const stop = { now: false };
-          const writers = Array.from({ length: 4 }, (_, w) => finalize(target, stop, `r${run}w${w}`));
-          await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 300));
+          const progress = { removed: 0 };
+          const writers = Array.from({ length: 4 }, (_, w) =>
+            finalize(target, stop, `r${run}w${w}`, progress),
+          );
+          // The kill lands at a random moment after the writers are under way, however loaded the
+          // machine: once a removal was acknowledged in this run, a random 0–300 ms later.
+          await eventually(() => progress.removed > 0 || undefined, 120_000, 'a removal acknowledged');
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
           server.child.kill('SIGKILL');
           stop.now = true;
           for (const done of await Promise.all(writers)) finalized += done;

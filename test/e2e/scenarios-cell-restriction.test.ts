@@ -11,11 +11,11 @@ import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
+import { CELL_LABEL } from '../../src/apis/ipam/v1alpha1/ip-claim.ts';
 import { networkLocationScope } from '../../src/apis/ipam/v1alpha1/scope.ts';
 import { call, type PlaneTarget } from '../support/child-server.ts';
 import { startChildFleet, startFixtureF, type ChildFleet, type FleetFixture } from '../support/fleet.ts';
 
-const CELL_LABEL = 'networking.datumapis.com/cell';
 const IPAM = '/apis/ipam.miloapis.com/v1alpha1';
 const claimsIn = (namespace: string) => `${IPAM}/namespaces/${namespace}/ipclaims`;
 

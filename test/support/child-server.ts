@@ -24,11 +24,14 @@ export interface ChildServer {
   exited: Promise<number | null>;
 }
 
-/** Starts the server and resolves once it prints that it listens. */
+/**
+ * Starts the server and resolves once it prints that it listens. The bound is generous: a cold
+ * start compiles the sources through tsx, which on a loaded 2-core machine takes over 20 s.
+ */
 export async function startChildServer(
   args: string[],
   kubeconfig: string,
-  timeoutMs = 20_000,
+  timeoutMs = 120_000,
 ): Promise<ChildServer> {
   const child = spawn(
     process.execPath,

@@ -26,7 +26,9 @@ function recordingBackend(): LogBackend & { transactions: StoredEvent[][] } {
 const configMapsOf = (plane: Plane): ResourceType => plane.catalog.lookup('', 'v1', 'configmaps')!;
 
 describe('stranded deletions', () => {
-  it('S133 removing the last finalizer stores the update and the removal in one transaction', () => {
+  it('S133 removing the last finalizer stores the update and the removal in one transaction', async () => {
+    // A durable plane commits each loop turn's writes as one group: wait for one to pass.
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
     const backend = recordingBackend();
     const plane = new Plane('test', '/planes/test', { backend });
     const configMaps = configMapsOf(plane);
@@ -34,9 +36,11 @@ describe('stranded deletions', () => {
       metadata: { name: 'c', namespace: 'default', finalizers: [FINALIZER] },
     });
     const marked = deleteObject(plane, configMaps, readObject(plane, configMaps, 'default', 'c')!).object;
+    await turn();
     const before = backend.transactions.length;
 
     removeFinalizer(plane, configMaps, marked, FINALIZER);
+    await turn();
 
     assert.equal(backend.transactions.length, before + 1, 'one storage transaction');
     const last = backend.transactions.at(-1)!;

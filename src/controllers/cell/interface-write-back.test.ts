@@ -4,6 +4,7 @@ import pino from 'pino';
 import type { NetworkInterface } from '../../apis/networking/v1alpha/network-interface.ts';
 import { statusErrorFrom } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
+import { done } from '../../runtime/controller.ts';
 import type { ObjectStore } from '../../runtime/informer-contract.ts';
 import type { InterfaceCopy } from '../shared/interface-copy.ts';
 import { IdentitySource, IdentityHolder } from './identity.ts';
@@ -121,7 +122,7 @@ describe('interface write-back', () => {
 
   it('waits quietly while the hub namespace is absent', async () => {
     const { d, calls } = deps({ interfaces: [iface()], createFails: 404 });
-    assert.deepEqual(await reconcile(`${H}/web-0`, d, log), {});
+    assert.deepEqual(await reconcile(`${H}/web-0`, d, log), done());
     assert.equal(calls.length, 1);
   });
 });

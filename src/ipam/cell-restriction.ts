@@ -17,12 +17,12 @@
  *   IPAllocation); the manager and the admin are not restricted.
  * Must run after IPAM's own admission, which adds the related writes this plugin labels.
  */
-import type { AdmissionPlugin, AdmissionRequest } from './plugins.ts';
-import { forbidden } from '../errors.ts';
-import type { KubeObject } from '../objects.ts';
-import { resourceRef } from '../resources/resource-type.ts';
+import { CELL_LABEL } from '../apis/ipam/v1alpha1/ip-claim.ts';
+import type { AdmissionPlugin, AdmissionRequest } from '../apiserver/admission/plugins.ts';
+import { forbidden } from '../apiserver/errors.ts';
+import type { KubeObject } from '../apiserver/objects.ts';
+import { resourceRef } from '../apiserver/resources/resource-type.ts';
 
-export const CELL_LABEL = 'networking.datumapis.com/cell';
 const IPAM_GROUP = 'ipam.miloapis.com';
 const OWNED = new Set(['ipclaims', 'ipallocations']);
 
