@@ -10,7 +10,7 @@
  */
 import { ROOT_PLANE } from '../apiserver/server.ts';
 import { StaticPlane } from '../runtime/manager-context.ts';
-import type { Controller } from '../runtime/controller.ts';
+import type { TermWork } from '../runtime/run-while-leading.ts';
 import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
 import type { FleetContext } from './context.ts';
 import { interfaceDataPlane } from './data-plane-interfaces.ts';
@@ -28,7 +28,7 @@ export async function startDataPlane(ctx: FleetContext): Promise<DataPlane> {
   const log = ctx.log.child({ component: 'dataplane' });
   const subnetToken = server.createIdentity(DATAPLANE_IDENTITY);
   const planes: StaticPlane[] = [];
-  const controllers: Controller<any>[] = [];
+  const controllers: TermWork[] = [];
 
   const subnetCells = config.cells.map((cell) => {
     const plane = new StaticPlane(cell.name, planeKubeConfig(server, cell.name, subnetToken), clock, log);

@@ -21,10 +21,10 @@ let lastLines = new Map<ResourceType, Map<string, string>>();
 export function watchEventLine(type: ResourceType, eventType: string, stored: KubeObject): string {
   if (stored !== lastStored) {
     lastStored = stored;
-    lastLines = new Map();
+    lastLines = new Map<ResourceType, Map<string, string>>();
   }
   let byEvent = lastLines.get(type);
-  if (!byEvent) lastLines.set(type, (byEvent = new Map()));
+  if (!byEvent) lastLines.set(type, (byEvent = new Map<string, string>()));
   let line = byEvent.get(eventType);
   if (line === undefined) {
     line = `${JSON.stringify({ type: eventType, object: presentedForm(type, stored) })}\n`;

@@ -64,7 +64,7 @@ export function checkMetadataTypes(kind: string, version: string, metadata: Reco
   const finalizers = metadata.finalizers;
   if (finalizers != null) {
     if (!Array.isArray(finalizers)) throw undecodable(kind, version, 'finalizers', finalizers, '[]string');
-    const bad = finalizers.find((f) => typeof f !== 'string');
+    const bad: unknown = (finalizers as unknown[]).find((f) => typeof f !== 'string');
     if (bad !== undefined) throw undecodable(kind, version, 'finalizers', bad, 'string');
   }
   const owners = metadata.ownerReferences;
