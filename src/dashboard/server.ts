@@ -53,6 +53,8 @@ export interface DashboardServerOptions {
   token?: string;
   log: Logger;
   assetsDir?: string;
+  /** The processes' Prometheus `/metrics` URLs the throughput charts are scraped from. */
+  metricsUrls?: readonly string[];
 }
 
 export interface DashboardServer {
@@ -136,7 +138,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   if (!isLoopback(options.host) && !token) throw new Error(serverMessages.tokenRequired(options.host));
   const assetsDir = options.assetsDir ?? ASSETS_DIR;
   const streams = new Set<ServerResponse>();
-  const throughput = new Throughput(sources);
+  const throughput = new Throughput(options.metricsUrls ?? []);
   let version = 0;
   let cached: { version: number; overview: Overview } | undefined;
   let pending: NodeJS.Timeout | undefined;
@@ -151,7 +153,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       for (const stream of streams) stream.write(`event: change\ndata: ${version}\n\n`);
     }, CHANGE_DEBOUNCE_MS);
   };
-  const sampler = setInterval(() => throughput.sample(Date.now()), 1000);
+  const sampler = setInterval(() => void throughput.sample(Date.now()), 1000);
   const heartbeat = setInterval(() => {
     for (const stream of streams) stream.write(': heartbeat\n\n');
   }, 15_000);

@@ -142,6 +142,34 @@ describe('dashboard in Chromium', () => {
     await page.close();
   });
 
+  it('the throughput view charts what the manager and cells serve on /metrics, after the quick start', async () => {
+    const page = await browser.page();
+    await page.goto(`${url}#/throughput`);
+    const targets = page.locator('ul.targets li');
+    await targets.first().waitFor();
+    const listed = await targets.locator('code').allInnerTexts();
+    // The manager and each cell with controllers: every one scraped.
+    assert.ok(listed.length >= 2, `targets: ${listed.join(', ')}`);
+    await page.waitForFunction(
+      () => !(globalThis as Any).document.querySelector('ul.targets')?.textContent?.includes('not answering'),
+    );
+    // The quick start's binding turned Ready and its claim Bound (the test before).
+    const manager = await (await fetch(listed[0])).text();
+    const turned = /^netpresence_network_binding_ready_duration_seconds_count (\d+)$/m.exec(manager);
+    assert.ok(turned && Number(turned[1]) >= 1, manager);
+    await page
+      .getByText(
+        new RegExp(
+          `Latest: [1-9]\\d* bindings Ready, [1-9]\\d* claims Bound; ${turned[1]} bindings turned Ready`,
+        ),
+      )
+      .waitFor({ timeout: GIVEN_WITHIN });
+    for (const title of ['Bindings Ready and claims Bound', 'Bindings Ready within N seconds of creation'])
+      await page.locator(`figure[aria-label="${title}"] canvas`).waitFor();
+    await screenshot(page, SHOTS, 'throughput-metrics');
+    await page.close();
+  });
+
   it('a binding for mars-1 shows LocationNotAvailable, and its pair page lists the hops trace binding prints', async () => {
     await fleet.client('hub', KINDS.networkBindings).create(binding(ns, 'web-mars', 'mars-1'));
     let message = '';

@@ -96,10 +96,11 @@ export interface EventView {
 }
 
 export interface ThroughputView {
+  targets: { url: string; error?: string }[];
   times: number[];
   bindingsReady: number[];
   claimsBound: number[];
-  latency: { le: number[]; count: number[] };
+  latency: { le: number[]; count: number[]; total: number };
 }
 
 export async function getJson<T>(
