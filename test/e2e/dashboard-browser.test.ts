@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import { locationKind } from '../../src/apis/networking/v1alpha/location.ts';
 import { launchBrowser, screenshot, type Browser } from '../support/browser.ts';
+import { startDashboardProcess } from '../support/dashboard-process.ts';
 import {
   allWithin,
   conditionOf,
@@ -240,6 +241,36 @@ describe('dashboard in Chromium', () => {
     assert.deepEqual(await seriousViolations(page), []);
     await screenshot(page, SHOTS, 'events');
     await page.close();
+  });
+
+  it('the open page reconnects by itself when its dashboard restarts, and shows what changed meanwhile', async () => {
+    const kubeconfig = join(fleet.dir, 'dashboard-kubeconfig');
+    let dashboard = await startDashboardProcess(kubeconfig, '127.0.0.1:0');
+    const listen = new URL(dashboard.url).host;
+    const page = await browser.page();
+    let reloaded = false;
+    try {
+      await page.goto(dashboard.url);
+      page.on('load', () => (reloaded = true));
+      const live = page.getByTestId('live');
+      await live.getByText('Live', { exact: true }).waitFor();
+      const eu = pairCell(page, 'eu-west-1');
+      assert.match(await eu.innerText(), /not bound/);
+
+      await dashboard.stop();
+      await live.getByText('Reconnecting…').waitFor({ timeout: GIVEN_WITHIN });
+      // A change while the page's source is away: the restarted dashboard must show it.
+      await fleet.client('hub', KINDS.networkBindings).create(binding(ns, 'api', 'eu-west-1'));
+      dashboard = await startDashboardProcess(kubeconfig, listen);
+
+      await live.getByText('Live', { exact: true }).waitFor({ timeout: GIVEN_WITHIN });
+      await eu.getByText(/bindings \d\/1/).waitFor({ timeout: GIVEN_WITHIN });
+      assert.equal(reloaded, false, 'the page was reloaded');
+      await screenshot(page, SHOTS, 'reconnected');
+    } finally {
+      await page.close();
+      await dashboard.stop();
+    }
   });
 
   it('the keyboard reaches every pair, and the other views have no serious axe finding', async () => {
