@@ -140,12 +140,22 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   const streams = new Set<ServerResponse>();
   const throughput = new Throughput(options.metricsUrls ?? []);
   let version = 0;
-  let cached: { version: number; overview: Overview } | undefined;
+  let cached: { version: number; overview: Overview; projects: string[]; networks: string[] } | undefined;
   let pending: NodeJS.Timeout | undefined;
-  const overview = () => {
-    if (cached?.version !== version) cached = { version, overview: buildOverview(sources) };
-    return cached.overview;
+  // The overview and its filter choices are computed once per change, not per request.
+  const current = () => {
+    if (cached?.version !== version) {
+      const built = buildOverview(sources);
+      cached = {
+        version,
+        overview: built,
+        projects: [...new Set(built.rows.map((r) => r.project))],
+        networks: [...new Set(built.rows.map((r) => r.network))].sort(),
+      };
+    }
+    return cached;
   };
+  const overview = () => current().overview;
   const changed = () => {
     pending ??= setTimeout(() => {
       pending = undefined;
@@ -220,8 +230,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
             page: numberOr(q.get('page')),
             pageSize: numberOr(q.get('pageSize')),
           }),
-          projects: [...new Set(overview().rows.map((r) => r.project))],
-          networks: [...new Set(overview().rows.map((r) => r.network))].sort(),
+          projects: current().projects,
+          networks: current().networks,
         });
       case '/api/pair':
         return json(
