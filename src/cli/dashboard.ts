@@ -1,5 +1,5 @@
 /**
- * `netpresence dashboard --kubeconfig F [--listen 127.0.0.1:8080] [--token-file F]`: the live,
+ * `netpresence dashboard --kubeconfig F [--listen 127.0.0.1:8080] [--token-file F] [--metrics-url U]…`: the live,
  * read-only web view of presence, over the same kubeconfig contexts as `netpresence trace`.
  *
  * Guarantees: prints `netpresence dashboard at <url>` once it listens; a malformed `--listen`,
@@ -7,7 +7,7 @@
  * naming the flag; a signal stops it cleanly.
  */
 import { readFile } from 'node:fs/promises';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { startDashboard } from '../dashboard/dashboard.ts';
 import { serverMessages } from '../dashboard/server.ts';
@@ -39,10 +39,24 @@ export async function readToken(path: string): Promise<string> {
   return token;
 }
 
+/** Collects a repeated `--metrics-url`; anything but an http(s) URL is refused, naming the flag. */
+export function collectUrl(value: string, previous: string[]): string[] {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol))
+    throw new InvalidArgumentError(`--metrics-url must be an http(s) URL, got "${value}"`);
+  return [...previous, value];
+}
+
 interface DashboardFlags {
   kubeconfig: string;
   listen: string;
   tokenFile?: string;
+  metricsUrl: string[];
   logLevel: LogLevel;
 }
 
@@ -56,6 +70,12 @@ export function dashboardCommand(): Command {
     )
     .option('--listen <host:port>', 'where to serve the page', DEFAULT_DASHBOARD_LISTEN)
     .option('--token-file <path>', 'a file holding the token the page asks for (required off loopback)')
+    .option(
+      '--metrics-url <url>',
+      "a process's Prometheus /metrics URL to draw the throughput charts from (repeatable)",
+      collectUrl,
+      [],
+    )
     .addOption(logLevelOption('warn', 'lowest log level written to stderr'))
     .action(async (flags: DashboardFlags) => {
       let listen: ListenAddress;
@@ -72,6 +92,7 @@ export function dashboardCommand(): Command {
           kubeconfigPath: flags.kubeconfig,
           ...listen,
           token,
+          metricsUrls: flags.metricsUrl,
           clock: systemClock,
           log,
         });

@@ -81,6 +81,7 @@ async function dashboardBeside(fleet: Fleet, listen: string, log: Logger): Promi
       kubeconfigPath,
       host: address.host,
       port,
+      metricsUrls: fleet.metricsUrls,
       clock: systemClock,
       log,
     });

@@ -20,6 +20,8 @@ export interface DashboardOptions {
   host: string;
   port: number;
   token?: string;
+  /** The processes' Prometheus `/metrics` URLs, scraped for the throughput charts. */
+  metricsUrls?: readonly string[];
   clock: Clock;
   log: Logger;
 }
@@ -48,6 +50,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     host: options.host,
     port: options.port,
     token: options.token,
+    metricsUrls: options.metricsUrls,
     log,
   }));
   let timer: NodeJS.Timeout | undefined;

@@ -51,4 +51,20 @@ describe('overview query', () => {
     const paged = queryOverview(overview, { pageSize: 2, page: 2 });
     assert.deepEqual([paged.page, paged.pages, paged.matching, paged.rows.length], [2, 2, 3, 1]);
   });
+
+  it('searches names and binding names ignoring case, within the selected location, never across fields', () => {
+    const search = (search: string, location?: string) =>
+      queryOverview(overview, { search, location }).rows.map((r) => r.project);
+    assert.deepEqual(search('P3 DEFAULT M'), ['p3'], 'project namespace network, with spaces');
+    assert.deepEqual(search('web-a'), ['p1', 'p2']);
+    assert.deepEqual(search('web-a', 'b'), [], 'web-a is bound in location a, not b');
+    assert.deepEqual(search('p1', 'b'), ['p1'], 'the name matches in any location');
+    assert.deepEqual(search('mweb'), [], 'the network and a binding name are not one string');
+    // The keys are per overview: a new overview (after a change) is searched afresh.
+    const changed: Overview = { ...overview, rows: [row('p9', 'n', ['ready', 'unbound'])] };
+    assert.deepEqual(
+      queryOverview(changed, { search: 'p9' }).rows.map((r) => r.project),
+      ['p9'],
+    );
+  });
 });

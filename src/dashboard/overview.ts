@@ -253,23 +253,58 @@ export interface OverviewPage {
   pages: number;
 }
 
-/** The rows (and columns) a query selects, one page of them. */
+interface SearchKey {
+  /** `project namespace network`, lowercase. */
+  name: string;
+  /** The name, then every binding name of every pair, lowercase, NUL-separated. */
+  all: string;
+}
+
+/** Per overview (built once per change), each row's search keys, computed on the first query. */
+const searchKeys = new WeakMap<Overview, SearchKey[]>();
+
+function searchKeysOf(overview: Overview): SearchKey[] {
+  let keys = searchKeys.get(overview);
+  if (!keys) {
+    keys = overview.rows.map((r) => {
+      const name = `${r.project} ${r.namespace} ${r.network}`.toLowerCase();
+      const bindings = r.pairs.flatMap((p) => p.bindings.names).join('\u0000');
+      return { name, all: `${name}\u0000${bindings.toLowerCase()}` };
+    });
+    searchKeys.set(overview, keys);
+  }
+  return keys;
+}
+
+/**
+ * The rows (and columns) a query selects, one page of them. A search matches a row whose
+ * `project namespace network` or one of whose binding names (in the selected location, when
+ * one is) contains it, ignoring case.
+ */
 export function queryOverview(overview: Overview, query: OverviewQuery): OverviewPage {
   const locations = query.location
     ? overview.locations.filter((l) => l === query.location)
     : overview.locations;
   const search = query.search?.toLowerCase();
-  const rows = overview.rows
-    .filter((r) => !query.project || r.project === query.project)
-    .filter((r) => !query.network || r.network === query.network)
-    .map((r) => (query.location ? { ...r, pairs: r.pairs.filter((p) => p.location === query.location) } : r))
-    .filter((r) => !query.state || r.pairs.some((p) => p.state === query.state))
-    .filter(
-      (r) =>
-        !search ||
-        `${r.project} ${r.namespace} ${r.network}`.toLowerCase().includes(search) ||
-        r.pairs.some((p) => p.bindings.names.some((n) => n.toLowerCase().includes(search))),
-    );
+  const keys = searchKeysOf(overview);
+  const matches: RowView[] = [];
+  // One pass, no intermediate arrays; the search reads the row's precomputed lowercase key.
+  for (let i = 0; i < overview.rows.length; i++) {
+    let row = overview.rows[i];
+    if (query.project && row.project !== query.project) continue;
+    if (query.network && row.network !== query.network) continue;
+    if (query.location) row = { ...row, pairs: row.pairs.filter((p) => p.location === query.location) };
+    if (query.state && !row.pairs.some((p) => p.state === query.state)) continue;
+    if (search) {
+      const found = query.location
+        ? keys[i].name.includes(search) ||
+          row.pairs.some((p) => p.bindings.names.some((n) => n.toLowerCase().includes(search)))
+        : keys[i].all.includes(search);
+      if (!found) continue;
+    }
+    matches.push(row);
+  }
+  const rows = matches;
   const pageSize = Math.max(1, Math.min(query.pageSize ?? 50, 500));
   const pages = Math.max(1, Math.ceil(rows.length / pageSize));
   const page = Math.min(Math.max(1, query.page ?? 1), pages);

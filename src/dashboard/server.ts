@@ -53,6 +53,8 @@ export interface DashboardServerOptions {
   token?: string;
   log: Logger;
   assetsDir?: string;
+  /** The processes' Prometheus `/metrics` URLs the throughput charts are scraped from. */
+  metricsUrls?: readonly string[];
 }
 
 export interface DashboardServer {
@@ -136,14 +138,24 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   if (!isLoopback(options.host) && !token) throw new Error(serverMessages.tokenRequired(options.host));
   const assetsDir = options.assetsDir ?? ASSETS_DIR;
   const streams = new Set<ServerResponse>();
-  const throughput = new Throughput(sources);
+  const throughput = new Throughput(options.metricsUrls ?? []);
   let version = 0;
-  let cached: { version: number; overview: Overview } | undefined;
+  let cached: { version: number; overview: Overview; projects: string[]; networks: string[] } | undefined;
   let pending: NodeJS.Timeout | undefined;
-  const overview = () => {
-    if (cached?.version !== version) cached = { version, overview: buildOverview(sources) };
-    return cached.overview;
+  // The overview and its filter choices are computed once per change, not per request.
+  const current = () => {
+    if (cached?.version !== version) {
+      const built = buildOverview(sources);
+      cached = {
+        version,
+        overview: built,
+        projects: [...new Set(built.rows.map((r) => r.project))],
+        networks: [...new Set(built.rows.map((r) => r.network))].sort(),
+      };
+    }
+    return cached;
   };
+  const overview = () => current().overview;
   const changed = () => {
     pending ??= setTimeout(() => {
       pending = undefined;
@@ -151,7 +163,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       for (const stream of streams) stream.write(`event: change\ndata: ${version}\n\n`);
     }, CHANGE_DEBOUNCE_MS);
   };
-  const sampler = setInterval(() => throughput.sample(Date.now()), 1000);
+  const sampler = setInterval(() => void throughput.sample(Date.now()), 1000);
   const heartbeat = setInterval(() => {
     for (const stream of streams) stream.write(': heartbeat\n\n');
   }, 15_000);
@@ -218,8 +230,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
             page: numberOr(q.get('page')),
             pageSize: numberOr(q.get('pageSize')),
           }),
-          projects: [...new Set(overview().rows.map((r) => r.project))],
-          networks: [...new Set(overview().rows.map((r) => r.network))].sort(),
+          projects: current().projects,
+          networks: current().networks,
         });
       case '/api/pair':
         return json(

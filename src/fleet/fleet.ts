@@ -100,8 +100,13 @@ export interface Fleet {
    * read-only identity; project planes are reached under `platform`.
    */
   readOnlyKubeconfig(): string;
+  /** The `/metrics` URLs (loopback, ephemeral ports) of the manager and of each cell's controllers. */
+  metricsUrls: string[];
   stop(): Promise<void>;
 }
+
+/** Where the in-process manager and cells serve `/metrics`, for the dashboard's throughput. */
+const LOOPBACK_METRICS = { host: '127.0.0.1', port: 0 };
 
 function grantIn(server: ApiServer, plane: string, grant: Grant): void {
   const served = server.plane(plane)!;
@@ -233,6 +238,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       hub: planeKubeConfig(server, HUB_PLANE, managerToken),
       platform: planeKubeConfig(server, ROOT_PLANE, managerToken),
       identity: MANAGER_LEASE_IDENTITY,
+      metricsAddr: LOOPBACK_METRICS,
       log: log.child({ component: 'manager' }),
       clock,
     }),
@@ -252,6 +258,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           ipam: planeKubeConfig(server, ROOT_PLANE, token),
           hub: planeKubeConfig(server, HUB_PLANE, token),
           cellName: cell.name,
+          metricsAddr: LOOPBACK_METRICS,
           log: log.child({ component: cell.name }),
           clock,
           name: cell.name,
@@ -270,6 +277,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     server,
     kubeconfigPath: options.kubeconfigPath,
     url: server.url(ROOT_PLANE),
+    metricsUrls: [manager, ...cells].flatMap((process) =>
+      process.metricsUrl ? [`${process.metricsUrl}/metrics`] : [],
+    ),
     readOnlyKubeconfig: () =>
       renderKubeconfig(
         server.certificates.caCertPem,

@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import { locationKind } from '../../src/apis/networking/v1alpha/location.ts';
 import { launchBrowser, screenshot, type Browser } from '../support/browser.ts';
+import { startDashboardProcess } from '../support/dashboard-process.ts';
 import {
   allWithin,
   conditionOf,
@@ -142,6 +143,34 @@ describe('dashboard in Chromium', () => {
     await page.close();
   });
 
+  it('the throughput view charts what the manager and cells serve on /metrics, after the quick start', async () => {
+    const page = await browser.page();
+    await page.goto(`${url}#/throughput`);
+    const targets = page.locator('ul.targets li');
+    await targets.first().waitFor();
+    const listed = await targets.locator('code').allInnerTexts();
+    // The manager and each cell with controllers: every one scraped.
+    assert.ok(listed.length >= 2, `targets: ${listed.join(', ')}`);
+    await page.waitForFunction(
+      () => !(globalThis as Any).document.querySelector('ul.targets')?.textContent?.includes('not answering'),
+    );
+    // The quick start's binding turned Ready and its claim Bound (the test before).
+    const manager = await (await fetch(listed[0])).text();
+    const turned = /^netpresence_network_binding_ready_duration_seconds_count (\d+)$/m.exec(manager);
+    assert.ok(turned && Number(turned[1]) >= 1, manager);
+    await page
+      .getByText(
+        new RegExp(
+          `Latest: [1-9]\\d* bindings Ready, [1-9]\\d* claims Bound; ${turned[1]} bindings turned Ready`,
+        ),
+      )
+      .waitFor({ timeout: GIVEN_WITHIN });
+    for (const title of ['Bindings Ready and claims Bound', 'Bindings Ready within N seconds of creation'])
+      await page.locator(`figure[aria-label="${title}"] canvas`).waitFor();
+    await screenshot(page, SHOTS, 'throughput-metrics');
+    await page.close();
+  });
+
   it('a binding for mars-1 shows LocationNotAvailable, and its pair page lists the hops trace binding prints', async () => {
     await fleet.client('hub', KINDS.networkBindings).create(binding(ns, 'web-mars', 'mars-1'));
     let message = '';
@@ -212,6 +241,36 @@ describe('dashboard in Chromium', () => {
     assert.deepEqual(await seriousViolations(page), []);
     await screenshot(page, SHOTS, 'events');
     await page.close();
+  });
+
+  it('the open page reconnects by itself when its dashboard restarts, and shows what changed meanwhile', async () => {
+    const kubeconfig = join(fleet.dir, 'dashboard-kubeconfig');
+    let dashboard = await startDashboardProcess(kubeconfig, '127.0.0.1:0');
+    const listen = new URL(dashboard.url).host;
+    const page = await browser.page();
+    let reloaded = false;
+    try {
+      await page.goto(dashboard.url);
+      page.on('load', () => (reloaded = true));
+      const live = page.getByTestId('live');
+      await live.getByText('Live', { exact: true }).waitFor();
+      const eu = pairCell(page, 'eu-west-1');
+      assert.match(await eu.innerText(), /not bound/);
+
+      await dashboard.stop();
+      await live.getByText('Reconnecting…').waitFor({ timeout: GIVEN_WITHIN });
+      // A change while the page's source is away: the restarted dashboard must show it.
+      await fleet.client('hub', KINDS.networkBindings).create(binding(ns, 'api', 'eu-west-1'));
+      dashboard = await startDashboardProcess(kubeconfig, listen);
+
+      await live.getByText('Live', { exact: true }).waitFor({ timeout: GIVEN_WITHIN });
+      await eu.getByText(/bindings \d\/1/).waitFor({ timeout: GIVEN_WITHIN });
+      assert.equal(reloaded, false, 'the page was reloaded');
+      await screenshot(page, SHOTS, 'reconnected');
+    } finally {
+      await page.close();
+      await dashboard.stop();
+    }
   });
 
   it('the keyboard reaches every pair, and the other views have no serious axe finding', async () => {

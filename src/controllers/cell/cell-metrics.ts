@@ -14,6 +14,8 @@ export class CellMetrics {
   readonly identityMismatch: Gauge<'location'>;
   readonly identityWaiting: Gauge<'reason'>;
   readonly missingAllocations: Counter<'project'>;
+  /** Counts the claims Bound now; the claim controller sets it to read its informer's store. */
+  boundClaims: () => number = () => 0;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -40,6 +42,15 @@ export class CellMetrics {
       help: 'Addresses found published on an interface with no matching IPAM allocation, once per finding',
       labelNames: ['project'],
       registers,
+    });
+    const countBound = () => this.boundClaims();
+    new Gauge({
+      name: 'netpresence_network_interface_claims_bound',
+      help: 'Number of NetworkInterfaceClaims in this cell whose Bound condition is True',
+      registers,
+      collect() {
+        this.set(countBound());
+      },
     });
   }
 

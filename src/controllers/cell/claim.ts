@@ -299,6 +299,11 @@ export const claimController: ControllerDefinition<CellContext> = {
   name,
   build(ctx) {
     const view = cellView(ctx);
+    ctx.cellMetrics.boundClaims = () =>
+      view.claims.store
+        .list()
+        .filter((claim) => claim.status?.conditions?.some((c) => c.type === 'Bound' && c.status === 'True'))
+        .length;
     const deps: ClaimDeps = {
       claims: view.claims.store,
       interfaces: view.interfaces.store,

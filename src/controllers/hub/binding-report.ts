@@ -33,6 +33,8 @@ export interface BindingOutcome {
 export interface BindingWriter {
   client: ResourceClient<NetworkBinding>;
   now(): number;
+  /** Told of each binding this report turned `Ready=True`, once written. */
+  turnedReady?(binding: NetworkBinding, nowMs: number): void;
 }
 
 /** Merge-patches `labels` onto every binding lacking one of them. */
@@ -71,12 +73,17 @@ export async function report(
     );
     const setsRef = status.networkContextRef === undefined && outcome.ref !== undefined;
     if (conditions === status.conditions && !setsRef) return binding;
-    return writer.client.patchMerge(
+    const written = await writer.client.patchMerge(
       binding.metadata.name!,
       binding.metadata.namespace,
       { status: { conditions, ...(setsRef && { networkContextRef: outcome.ref }) } },
       { subresource: 'status' },
     );
+    const wasReady = status.conditions?.some(
+      (c) => c.type === NetworkBindingConditionType.Ready && c.status === 'True',
+    );
+    if (outcome.status === 'True' && !wasReady) writer.turnedReady?.(written, writer.now());
+    return written;
   });
 }
 

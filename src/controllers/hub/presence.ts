@@ -12,6 +12,7 @@
  * something differs (binding-report.ts, context-projection.ts).
  * Caveat: a binding never reports its own deletion.
  */
+import { PresenceMetrics } from './presence-metrics.ts';
 import { LOCATION_LABEL, NETWORK_LABEL, NETWORK_UID_LABEL } from '../../apis/common/labels.ts';
 import {
   locationBindingKind,
@@ -390,11 +391,16 @@ export const presenceController: ControllerDefinition = {
     const projects = new ProjectPlaneWatch<PresenceKey, ProjectView>(ctx.projects, (plane) =>
       watchProject(plane, bindings.store, namespaces.store),
     );
+    const presenceMetrics = new PresenceMetrics(ctx.metrics.registry, () => bindings.store.list());
     const deps: PresenceDeps = {
       bindings: bindings.store,
       namespaces: namespaces.store,
       projects,
-      writer: { client: ctx.hub.client<NetworkBinding>(BINDINGS), now: () => ctx.clock.now() },
+      writer: {
+        client: ctx.hub.client<NetworkBinding>(BINDINGS),
+        now: () => ctx.clock.now(),
+        turnedReady: (binding, nowMs) => presenceMetrics.turnedReady(binding, nowMs),
+      },
     };
     const controller = new Controller<PresenceKey>({
       name,

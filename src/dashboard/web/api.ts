@@ -3,7 +3,8 @@
  *
  * Guarantees: `subscribe` keeps one EventSource open and calls back on every `change`; the
  * browser reconnects it by itself (the server asks for a 1 s retry), and `onStatus` says whether
- * the page is live, so a restarted fleet is picked up without a reload.
+ * the page is live, so a restarted fleet is picked up without a reload; a reopened stream counts
+ * as a change, so what changed while it was away is fetched.
  */
 export type PairState = 'ready' | 'refused' | 'waiting' | 'unbound';
 
@@ -96,10 +97,11 @@ export interface EventView {
 }
 
 export interface ThroughputView {
+  targets: { url: string; error?: string }[];
   times: number[];
   bindingsReady: number[];
   claimsBound: number[];
-  latency: { le: number[]; count: number[] };
+  latency: { le: number[]; count: number[]; total: number };
 }
 
 export async function getJson<T>(
@@ -117,7 +119,13 @@ export async function getJson<T>(
 export function subscribe(onChange: () => void, onStatus: (live: boolean) => void): () => void {
   const source = new EventSource('/api/stream');
   source.addEventListener('change', () => onChange());
-  source.onopen = () => onStatus(true);
+  let opened = false;
+  source.onopen = () => {
+    onStatus(true);
+    // A reopened stream may have missed changes while it was away (the server restarted): refetch.
+    if (opened) onChange();
+    opened = true;
+  };
   source.onerror = () => onStatus(false);
   return () => source.close();
 }

@@ -1,4 +1,7 @@
-/** Bindings Ready and claims Bound over time, and the binding→Ready latency distribution (uPlot). */
+/**
+ * Bindings Ready and claims Bound over time, and the binding→Ready latency distribution (uPlot),
+ * as the server scraped them from the processes' Prometheus /metrics; refreshed every second.
+ */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { getJson, type ThroughputView } from './api.ts';
@@ -38,20 +41,33 @@ function Chart({
   return <figure aria-label={title} ref={host} class="chart" />;
 }
 
+export const REFRESH_MS = 1000;
+
 export function ThroughputPage({ version }: { version: number }) {
   const [view, setView] = useState<ThroughputView | undefined>();
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((t) => t + 1), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
   useEffect(() => {
     let current = true;
-    void getJson<ThroughputView>('/api/throughput').then((loaded) => current && setView(loaded));
+    void getJson<ThroughputView>('/api/throughput').then(
+      (loaded) => current && setView(loaded),
+      () => undefined,
+    );
     return () => {
       current = false;
     };
-  }, [version]);
+  }, [version, tick]);
   return (
     <section aria-labelledby="throughput-title">
       <h2 id="throughput-title">Throughput</h2>
       {!view && <p>Loading…</p>}
-      {view && (
+      {view && view.targets.length === 0 && (
+        <p>No Prometheus /metrics endpoint to scrape: start the dashboard with --metrics-url.</p>
+      )}
+      {view && view.targets.length > 0 && (
         <>
           <Chart
             title="Bindings Ready and claims Bound"
@@ -67,8 +83,16 @@ export function ThroughputPage({ version }: { version: number }) {
           />
           <p>
             Latest: {view.bindingsReady.at(-1) ?? 0} bindings Ready, {view.claimsBound.at(-1) ?? 0} claims
-            Bound.
+            Bound; {view.latency.total} bindings turned Ready since the processes started.
           </p>
+          <h3>Scraped from</h3>
+          <ul class="targets">
+            {view.targets.map((target) => (
+              <li key={target.url}>
+                <code>{target.url}</code>: {target.error ? `not answering (${target.error})` : 'scraped'}
+              </li>
+            ))}
+          </ul>
         </>
       )}
     </section>
