@@ -97,7 +97,8 @@ export interface ProjectView {
 export interface PresenceDeps {
   bindings: ObjectStore<NetworkBinding>; // hub, with bindingIndexes
   namespaces: ObjectStore; // hub, with namespaceRoutingIndexes
-  projects: ProjectPlaneWatch<PresenceKey, ProjectView>;
+  /** Which project planes are engaged, and what a listed one holds. */
+  projects: Pick<ProjectPlaneWatch<PresenceKey, ProjectView>, 'engaged' | 'view'>;
   writer: BindingWriter;
 }
 
