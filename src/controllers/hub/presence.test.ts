@@ -12,7 +12,7 @@ import { BACKSTOP_MS } from '../../runtime/backstop.ts';
 import { Store } from '../../runtime/store.ts';
 import { namespaceRoutingIndexes } from '../shared/hub-routing.ts';
 import { bindingIndexes, type PresenceKey } from './presence-keys.ts';
-import { reconcile, type PresenceDeps, type ProjectView } from './presence.ts';
+import { decide, reconcile, type PresenceDeps, type ProjectView } from './presence.ts';
 
 const NOW = Date.parse('2030-01-01T00:00:00Z');
 const KEY: PresenceKey = { hubNamespace: 'ns-1', network: 'vpc', location: 'fra' };
@@ -358,5 +358,26 @@ describe('presence reconcile', () => {
     });
     assert.deepEqual(await reconcile(KEY, deps), { kind: 'done' });
     assert.deepEqual(contextWrites, []);
+  });
+
+  it('decides from the stores alone: deciding writes nothing, and names the holders, their labels and the context to project', () => {
+    const { deps, hubWrites, contextWrites } = world({
+      bindings: [binding('web'), binding('lost', { networkNamespace: 'other' })],
+    });
+    const decision = decide(KEY, deps);
+    assert.deepEqual([...hubWrites, ...contextWrites], []);
+    assert.deepEqual(
+      decision.misdirected.map(({ binding: b, outcome }) => [b.metadata.name, outcome.reason]),
+      [['lost', 'NetworkNotFound']],
+    );
+    assert.deepEqual(
+      decision.holders?.bindings.map((b) => b.metadata.name),
+      ['web'],
+    );
+    assert.equal(decision.holders?.labels[NETWORK_UID_LABEL], 'net-uid');
+    assert.equal(decision.holders?.outcome, undefined, 'readiness waits for the projected context');
+    assert.equal(decision.project?.existing, undefined);
+    assert.equal(decision.teardown, undefined);
+    assert.deepEqual(decision.next, { kind: 'done' });
   });
 });
