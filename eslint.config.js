@@ -52,7 +52,6 @@ export default tseslint.config(
       'src/propagation/member/strip.ts',
       'src/runtime/manager-context.ts',
       'src/runtime/planes.ts',
-      'src/runtime/reflector.ts',
     ],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
