@@ -22,7 +22,7 @@ import { createInterface } from 'node:readline';
 import { errorOf, open, type Query } from './transport.ts';
 import type { WatchEventType, WatchHandle } from './types.ts';
 
-export type WatchListener = (type: WatchEventType, object: any) => void;
+export type WatchListener = (type: WatchEventType, object: unknown) => void;
 
 export const CONNECTION_LOST = 'the watch connection closed before the stream ended';
 
@@ -64,7 +64,7 @@ export async function openWatch(
     if (finished || line.trim() === '') return;
     let event: { type: WatchEventType; object: unknown };
     try {
-      event = JSON.parse(line);
+      event = JSON.parse(line) as { type: WatchEventType; object: unknown };
     } catch {
       return finish(new Error(`the watch stream sent a line that is not JSON: ${line.slice(0, 200)}`));
     }
@@ -77,7 +77,7 @@ export async function openWatch(
   // readline re-emits the stream's errors (a reset connection) as its own.
   createInterface({ input: stream, crlfDelay: Infinity })
     .on('line', deliver)
-    .on('error', (err) => finish(err));
+    .on('error', (err: Error) => finish(err));
   // Lines are delivered synchronously as data arrives, so all of them precede 'close'.
   stream.on('close', () => finish(stream.complete ? undefined : new Error(CONNECTION_LOST)));
   // TCP keepalive notices a peer that vanished without closing an otherwise quiet stream.

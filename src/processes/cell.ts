@@ -23,10 +23,7 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../runtime/clock.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
 import {
-  LEASES,
-  NAMESPACES,
   defaultCandidateIdentity,
-  type Lease,
   type LeaderElection,
   type LeaseTiming,
 } from '../runtime/leader-election.ts';
@@ -179,8 +176,7 @@ function leadCell(
   timing: Partial<LeaseTiming> | undefined,
 ): LeaderElection {
   return runWhileLeading(() => definitions.map((definition) => definition.build(ctx)), {
-    client: ctx.cell.client<Lease>(LEASES),
-    namespacesClient: ctx.cell.client(NAMESPACES),
+    plane: ctx.cell,
     name: CELL_LEASE,
     namespace: CELL_LEASE_NAMESPACE,
     identity,

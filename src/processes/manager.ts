@@ -21,14 +21,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../runtime/clock.ts';
-import {
-  LEASES,
-  NAMESPACES,
-  defaultCandidateIdentity,
-  type Lease,
-  type LeaderElection,
-  type LeaseTiming,
-} from '../runtime/leader-election.ts';
+import type { LeaderElection, LeaseTiming } from '../runtime/leader-election.ts';
 import { runWhileLeading } from '../runtime/run-while-leading.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
@@ -139,11 +132,10 @@ function leadHubControllers(
 ): LeaderElection {
   const definitions = options.hubControllers ?? HUB_CONTROLLERS;
   return runWhileLeading(() => definitions.map((definition) => definition.build(ctx)), {
-    client: ctx.hub.client<Lease>(LEASES),
-    namespacesClient: ctx.hub.client(NAMESPACES),
+    plane: ctx.hub,
     name: MANAGER_LEASE,
     namespace: MANAGER_LEASE_NAMESPACE,
-    identity: options.identity ?? defaultCandidateIdentity(),
+    identity: options.identity,
     log: ctx.log,
     clock: ctx.clock,
     timing: options.leaseTiming,

@@ -18,14 +18,7 @@ import type { Logger } from 'pino';
 import { resourceClient } from '../client/resource-client.ts';
 import { systemClock, type Clock } from '../runtime/clock.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
-import {
-  LEASES,
-  NAMESPACES,
-  defaultCandidateIdentity,
-  type Lease,
-  type LeaderElection,
-  type LeaseTiming,
-} from '../runtime/leader-election.ts';
+import type { LeaderElection, LeaseTiming } from '../runtime/leader-election.ts';
 import { runWhileLeading } from '../runtime/run-while-leading.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { startEngine, type Engine } from '../propagation/engine.ts';
@@ -88,11 +81,10 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
     },
   };
   const election: LeaderElection = runWhileLeading(() => [engineWork], {
-    client: resourceClient<Lease>(options.hub, LEASES),
-    namespacesClient: resourceClient(options.hub, NAMESPACES),
+    plane: { client: (id) => resourceClient(options.hub, id) },
     name: PROPAGATOR_LEASE,
     namespace: PROPAGATOR_LEASE_NAMESPACE,
-    identity: options.identity ?? defaultCandidateIdentity(),
+    identity: options.identity,
     log,
     clock,
     timing: options.leaseTiming,

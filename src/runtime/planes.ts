@@ -109,14 +109,15 @@ export interface PlaneRegistryOptions {
   log: Logger;
   clock?: Clock;
   /** How a plane's clients are made; tests pass fakes. */
-  clientFor?: (kubeConfig: KubeConfig, id: ResourceId) => ResourceClient<any>;
+  clientFor?: (kubeConfig: KubeConfig, id: ResourceId) => ResourceClient<KubeObject>;
   reflector?: ReflectorSettings;
 }
 
 interface Engagement {
   plane: EngagedPlane;
   abort: AbortController;
-  informers: Map<string, RunningInformer<any>>;
+  /** Each holds the type it was first asked for under its key; all are stopped alike. */
+  informers: Map<string, Pick<RunningInformer, 'stop'>>;
 }
 
 export class PlaneRegistry {
@@ -199,7 +200,7 @@ export class PlaneRegistry {
       return;
     }
     const abort = new AbortController();
-    const informers = new Map<string, RunningInformer<any>>();
+    const informers = new Map<string, Pick<RunningInformer, 'stop'>>();
     const clientFor = this.options.clientFor ?? resourceClient;
     const plane: EngagedPlane = {
       name,
@@ -207,7 +208,7 @@ export class PlaneRegistry {
       uid,
       kubeConfig,
       signal: abort.signal,
-      client: (id) => clientFor(kubeConfig, id),
+      client: <T extends KubeObject>(id: ResourceId) => clientFor(kubeConfig, id) as ResourceClient<T>,
       informer: <T extends KubeObject>(
         id: ResourceId,
         options: PlaneInformerOptions<T> = {},
@@ -225,7 +226,7 @@ export class PlaneRegistry {
         if (!informer) {
           informer = createInformer<T>({
             plane: name,
-            client: clientFor(kubeConfig, id),
+            client: clientFor(kubeConfig, id) as ResourceClient<T>,
             log: this.options.log,
             clock: this.options.clock ?? systemClock,
             namespace: options.namespace,

@@ -257,7 +257,7 @@ export class Reflector<T extends KubeObject> {
         if (silentMs >= this.watchdogMs) end({ kind: 'silent', lastedMs: lasted() });
         else watchdog = clock.setTimeout(checkSilence, this.watchdogMs - silentMs);
       };
-      const onEvent = (type: WatchEventType, object: any): void => {
+      const onEvent = (type: WatchEventType, object: unknown): void => {
         if (ended) return;
         lastHeard = clock.now();
         if (type === 'ERROR') {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { FakeResource } from '../../test/support/fake-resource-client.ts';
+import type { ResourceClient, ResourceId } from '../client/types.ts';
 import { FakeClock } from './clock.ts';
 import { LEASES, NAMESPACES, type Lease } from './leader-election.ts';
 import { runWhileLeading, type TermWork } from './run-while-leading.ts';
@@ -30,8 +31,12 @@ function fleet() {
         return [piece(`${identity}${terms}.a`, failStop), piece(`${identity}${terms}.b`)];
       },
       {
-        client: leases.client(),
-        namespacesClient: namespaces.client(),
+        plane: {
+          client: (id: ResourceId) =>
+            (id.plural === 'leases'
+              ? leases.client()
+              : namespaces.client()) as unknown as ResourceClient<any>,
+        },
         name: 'netpresence-cell',
         namespace: 'kube-system',
         identity,

@@ -10,9 +10,14 @@
  * keeping the others from stopping. The Lease is released only after that (leader-election.ts),
  * so two processes never run the work at once.
  */
+import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
 import {
-  termEnded,
+  LEASES,
+  NAMESPACES,
+  defaultCandidateIdentity,
   runLeaderElection,
+  termEnded,
+  type Lease,
   type LeaderElection,
   type LeaderElectionOptions,
 } from './leader-election.ts';
@@ -23,10 +28,19 @@ export interface TermWork {
   stop(): Promise<void>;
 }
 
+/** The plane that keeps the Lease (and its namespace). */
+export interface LeasePlane {
+  client<T extends KubeObject>(id: ResourceId): ResourceClient<T>;
+}
+
 export interface RunWhileLeadingOptions extends Omit<
   LeaderElectionOptions,
-  'onStartedLeading' | 'onStoppedLeading'
+  'client' | 'namespacesClient' | 'identity' | 'onStartedLeading' | 'onStoppedLeading'
 > {
+  /** Where the Lease is kept; its namespace is created there if absent. */
+  plane: LeasePlane;
+  /** The Lease holder identity; default `<hostname>_<random>`. */
+  identity?: string;
   /** Resolves once what the work reads is ready; default at once. */
   ready?: () => Promise<unknown>;
   /** What leads, for the log line when a term ends: e.g. 'cell controllers'. */
@@ -38,9 +52,12 @@ export interface RunWhileLeadingOptions extends Omit<
 }
 
 export function runWhileLeading(build: () => TermWork[], options: RunWhileLeadingOptions): LeaderElection {
-  const { ready, what, onStartedLeading, onStoppedLeading, ...election } = options;
+  const { plane, identity, ready, what, onStartedLeading, onStoppedLeading, ...election } = options;
   return runLeaderElection({
     ...election,
+    client: plane.client<Lease>(LEASES),
+    namespacesClient: plane.client(NAMESPACES),
+    identity: identity ?? defaultCandidateIdentity(),
     async onStartedLeading(signal) {
       onStartedLeading?.();
       const work = build();

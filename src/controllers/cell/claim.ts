@@ -286,7 +286,7 @@ function readInputs(claim: NetworkInterfaceClaim): unknown {
  * status, but for the data-plane conditions): its own status write wakes nobody, so a refused
  * allocation is not tried again at once.
  */
-const inputsChanged: Predicate<NetworkInterfaceClaim> = (event) =>
+export const inputsChanged: Predicate<NetworkInterfaceClaim> = (event) =>
   event.type !== 'MODIFIED' ||
   event.previous === undefined ||
   !isDeepStrictEqual(readInputs(event.previous), readInputs(event.object));

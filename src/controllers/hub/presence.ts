@@ -9,7 +9,8 @@
  * touched. A terminating Network never gets a context, and a context is written only after
  * every holder carries the Network's UID. Every input that can change an outcome is watched,
  * so the only timed retry is the 60 s backstop of `ProjectUnresolved`. Writes happen only when
- * something differs (binding-report.ts, context-projection.ts).
+ * something differs (binding-report.ts, context-projection.ts). A reconcile first decides
+ * (`decide`, reading only the stores) and then writes that decision in one place (`write`).
  * Caveat: a binding never reports its own deletion.
  */
 import { PresenceMetrics } from './presence-metrics.ts';
@@ -98,98 +99,144 @@ export interface ProjectView {
 export interface PresenceDeps {
   bindings: ObjectStore<NetworkBinding>; // hub, with bindingIndexes
   namespaces: ObjectStore; // hub, with namespaceRoutingIndexes
-  projects: ProjectPlaneWatch<PresenceKey, ProjectView>;
+  /** Which project planes are engaged, and what a listed one holds. */
+  projects: Pick<ProjectPlaneWatch<PresenceKey, ProjectView>, 'engaged' | 'view'>;
   writer: BindingWriter;
 }
 
+/**
+ * Everything one reconcile writes, decided from the stores before the first write. The writes
+ * then happen in this order: reports on misdirected bindings, the teardown delete, the holders'
+ * labels, the context, the holders' report.
+ */
+export interface PresenceDecision {
+  /** Bindings that name another project namespace: each gets its refusal. */
+  misdirected: { binding: NetworkBinding; outcome: BindingOutcome }[];
+  /** The context this controller wrote for a pair nobody holds any more. */
+  teardown?: { context: NetworkContext; client: ResourceClient<NetworkContext> };
+  /** What the holders must carry and hear; without `outcome`, the projected context's readiness. */
+  holders?: { bindings: NetworkBinding[]; labels: Record<string, string>; outcome?: BindingOutcome };
+  /** The context to create or bring up to date, after the holders carry the Network's UID. */
+  project?: {
+    existing: NetworkContext | undefined;
+    network: Network;
+    route: ResolvedNamespace;
+    client: ResourceClient<NetworkContext>;
+  };
+  next: Outcome;
+}
+
 export async function reconcile(key: PresenceKey, deps: PresenceDeps): Promise<Outcome> {
+  return write(key, decide(key, deps), deps);
+}
+
+/** Steps 1–12 of controllers.md §5 as a value: what to write, and what follows. */
+export function decide(key: PresenceKey, deps: PresenceDeps): PresenceDecision {
   const candidates = deps.bindings.byIndex(BY_PAIR, pairValue(key)).filter(isLive);
   const route = routeFromStore(deps.namespaces, key.hubNamespace);
   if (!route.resolved) {
-    if (candidates.length === 0) return done();
-    const stamped = await stampLabels(candidates, pairLabels(key), deps.writer);
-    await report(stamped, refusal(NetworkBindingReason.ProjectUnresolved, route.message), deps.writer);
-    return backstop(); // `ProjectUnresolved` is the one outcome no watch covers
+    if (candidates.length === 0) return { misdirected: [], next: done() };
+    return {
+      misdirected: [],
+      holders: {
+        bindings: candidates,
+        labels: pairLabels(key),
+        outcome: refusal(NetworkBindingReason.ProjectUnresolved, route.message),
+      },
+      next: backstop(), // `ProjectUnresolved` is the one outcome no watch covers
+    };
   }
   const holders = candidates.filter((binding) => !isMisdirected(binding, route.projectNamespace));
-  await reportMisdirected(
-    candidates.filter((binding) => isMisdirected(binding, route.projectNamespace)),
-    route,
-    deps,
+  const misdirected = candidates
+    .filter((binding) => isMisdirected(binding, route.projectNamespace))
+    .map((binding) => ({ binding, outcome: misdirection(binding, route) }));
+  if (holders.length === 0) return { misdirected, teardown: teardown(key, route, deps), next: done() };
+  return { misdirected, ...serve(key, route, holders, deps) };
+}
+
+/** Writes what `decide` decided; the outcome it asked for, or `requeue` when a create lost a race. */
+async function write(key: PresenceKey, decision: PresenceDecision, deps: PresenceDeps): Promise<Outcome> {
+  await Promise.all(
+    decision.misdirected.map(({ binding, outcome }) => report([binding], outcome, deps.writer)),
   );
-  if (holders.length === 0) {
-    await teardown(key, route, deps);
-    return done();
+  const { teardown: gone, holders, project } = decision;
+  if (gone)
+    await gone.client.delete(gone.context.metadata.name!, gone.context.metadata.namespace, {
+      preconditions: { uid: gone.context.metadata.uid },
+    });
+  if (!holders) return decision.next;
+  // A refusal stamps the pair's labels; a served pair gets them with the Network's UID, in one
+  // write (every write is a round trip a binding waits for).
+  const stamped = await stampLabels(holders.bindings, holders.labels, deps.writer);
+  let outcome = holders.outcome;
+  if (!outcome && project) {
+    const context = await projectOnto(key, project);
+    if (!context) return requeue(); // a create lost a race to a context no event has shown us yet
+    outcome = readiness(context, { namespace: project.route.projectNamespace, name: context.metadata.name! });
   }
-  return serve(key, route, holders, deps);
+  if (outcome) await report(stamped, outcome, deps.writer);
+  return decision.next;
 }
 
 /** Steps 6–12: the pair has holders in a routable namespace. */
-async function serve(
+function serve(
   key: PresenceKey,
   route: ResolvedNamespace,
-  holders: NetworkBinding[],
+  bindings: NetworkBinding[],
   deps: PresenceDeps,
-): Promise<Outcome> {
+): Omit<PresenceDecision, 'misdirected'> {
   const { project, projectNamespace } = route;
-  // A refusal stamps the pair's labels; a served pair gets them with the Network's UID, in one
-  // write (every write is a round trip a binding waits for).
-  const refuse = async (reason: string, message: string) =>
-    report(await stampLabels(holders, pairLabels(key), deps.writer), refusal(reason, message), deps.writer);
-  if (!deps.projects.engaged(project)) {
-    await refuse(NetworkBindingReason.ProjectUnresolved, networkBindingMessages.projectNotEngaged(project));
-    return backstop(); // `ProjectUnresolved` is the one outcome no watch covers
-  }
+  const refuse = (reason: string, message: string, next = done()) => ({
+    holders: { bindings, labels: pairLabels(key), outcome: refusal(reason, message) },
+    next,
+  });
+  if (!deps.projects.engaged(project))
+    // `ProjectUnresolved` is the one outcome no watch covers
+    return refuse(
+      NetworkBindingReason.ProjectUnresolved,
+      networkBindingMessages.projectNotEngaged(project),
+      backstop(),
+    );
   const view = deps.projects.view(project);
-  if (!view) return done(); // still listing; the plane's first list wakes this key
-  if (!view.locationBindings.get(undefined, locationBindingName(key.location))) {
-    const message = networkBindingMessages.locationNotAvailable(project, key.location);
-    await refuse(NetworkBindingReason.LocationNotAvailable, message);
-    return done();
-  }
+  if (!view) return { next: done() }; // still listing; the plane's first list wakes this key
+  if (!view.locationBindings.get(undefined, locationBindingName(key.location)))
+    return refuse(
+      NetworkBindingReason.LocationNotAvailable,
+      networkBindingMessages.locationNotAvailable(project, key.location),
+    );
   const network = view.networks.get(projectNamespace, key.network);
   if (!network || network.metadata.deletionTimestamp) {
     const message = network
       ? networkBindingMessages.networkDeleting(key.network, projectNamespace, project)
       : networkBindingMessages.networkNotFound(key.network, projectNamespace, project);
-    await refuse(NetworkBindingReason.NetworkNotFound, message);
-    return done();
+    return refuse(NetworkBindingReason.NetworkNotFound, message);
   }
-  const uidStamped = await stampLabels(
-    holders,
-    { ...pairLabels(key), [NETWORK_UID_LABEL]: network.metadata.uid! },
-    deps.writer,
-  );
-  const contextName = networkContextName(key.network, key.location);
-  const existing = view.contexts.get(projectNamespace, contextName);
+  const labels = { ...pairLabels(key), [NETWORK_UID_LABEL]: network.metadata.uid! };
+  const existing = view.contexts.get(projectNamespace, networkContextName(key.network, key.location));
   const judged = existing && judge(existing, key, network, route);
-  if (judged) {
-    await report(uidStamped, judged, deps.writer);
-    return done();
-  }
-  const context = await projectOnto(existing, key, route, network, view);
-  if (!context) return requeue(); // a create lost a race to a context no event has shown us yet
-  await report(
-    uidStamped,
-    readiness(context, { namespace: projectNamespace, name: contextName }),
-    deps.writer,
-  );
-  return done();
+  if (judged) return { holders: { bindings, labels, outcome: judged }, next: done() };
+  return {
+    holders: { bindings, labels },
+    project: { existing, network, route, client: view.contextsClient },
+    next: done(),
+  };
 }
 
-/** Step 4: no binding holds the pair any more. */
-async function teardown(key: PresenceKey, route: ResolvedNamespace, deps: PresenceDeps): Promise<void> {
+/** Step 4: no binding holds the pair any more; the context to delete, if any. */
+function teardown(
+  key: PresenceKey,
+  route: ResolvedNamespace,
+  deps: PresenceDeps,
+): PresenceDecision['teardown'] {
   const view = deps.projects.view(route.project);
-  if (!view) return;
-  if (heldElsewhere(key, route, deps)) return;
-  const contextName = networkContextName(key.network, key.location);
-  const context = view.contexts.get(route.projectNamespace, contextName);
-  if (!context || context.metadata.deletionTimestamp) return;
-  if (!context.metadata.labels?.[NETWORK_UID_LABEL]) return;
-  if (context.spec.network.name !== key.network || context.spec.location.name !== key.location) return;
-  await view.contextsClient.delete(contextName, route.projectNamespace, {
-    preconditions: { uid: context.metadata.uid },
-  });
+  if (!view) return undefined;
+  if (heldElsewhere(key, route, deps)) return undefined;
+  const context = view.contexts.get(route.projectNamespace, networkContextName(key.network, key.location));
+  if (!context || context.metadata.deletionTimestamp) return undefined;
+  if (!context.metadata.labels?.[NETWORK_UID_LABEL]) return undefined;
+  if (context.spec.network.name !== key.network || context.spec.location.name !== key.location)
+    return undefined;
+  return { context, client: view.contextsClient };
 }
 
 /** Another hub namespace of the same project namespace has a holder for the pair. */
@@ -239,24 +286,21 @@ function judge(
 
 /** Step 11: the context as projected, or undefined when a create found the name taken. */
 async function projectOnto(
-  existing: NetworkContext | undefined,
   key: PresenceKey,
-  route: ResolvedNamespace,
-  network: Network,
-  view: ProjectView,
+  { existing, network, route, client }: NonNullable<PresenceDecision['project']>,
 ): Promise<NetworkContext | undefined> {
   const contextName = networkContextName(key.network, key.location);
   const projection = projectContext(key, route.clusterNameLabel, route.projectNamespace, network);
   if (!existing) {
     try {
-      return await view.contextsClient.create(newContext(contextName, route.projectNamespace, projection));
+      return await client.create(newContext(contextName, route.projectNamespace, projection));
     } catch (err) {
       if (isAlreadyExists(err)) return undefined;
       throw err;
     }
   }
   const patch = contextPatch(existing, projection);
-  return patch ? view.contextsClient.patchMerge(contextName, route.projectNamespace, patch) : existing;
+  return patch ? client.patchMerge(contextName, route.projectNamespace, patch) : existing;
 }
 
 function readiness(context: NetworkContext, ref: BindingOutcome['ref']): BindingOutcome {
@@ -273,22 +317,14 @@ function readiness(context: NetworkContext, ref: BindingOutcome['ref']): Binding
       };
 }
 
-async function reportMisdirected(
-  misdirected: NetworkBinding[],
-  route: ResolvedNamespace,
-  deps: PresenceDeps,
-): Promise<void> {
-  await Promise.all(
-    misdirected.map((binding) => {
-      const message = networkBindingMessages.misdirected(
-        binding.spec.network.name,
-        binding.spec.network.namespace!,
-        route.project,
-        route.projectNamespace,
-      );
-      return report([binding], refusal(NetworkBindingReason.NetworkNotFound, message), deps.writer);
-    }),
+function misdirection(binding: NetworkBinding, route: ResolvedNamespace): BindingOutcome {
+  const message = networkBindingMessages.misdirected(
+    binding.spec.network.name,
+    binding.spec.network.namespace!,
+    route.project,
+    route.projectNamespace,
   );
+  return refusal(NetworkBindingReason.NetworkNotFound, message);
 }
 
 function refusal(reason: string, message: string): BindingOutcome {

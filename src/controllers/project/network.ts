@@ -110,13 +110,14 @@ async function finalizeContexts(network: Network, plane: NetworkPlaneView): Prom
 }
 
 /** A context with a controller reference belongs by its UID; one without, by the network's name. */
-function belongsTo(context: NetworkContext, network: Network): boolean {
+export function belongsTo(context: NetworkContext, network: Network): boolean {
   const controller = context.metadata.ownerReferences?.find((ref) => ref.controller === true);
   if (controller) return controller.uid === network.metadata.uid;
   return context.spec.network.name === network.metadata.name;
 }
 
-function claimsAddressSpace(network: Network): boolean {
+/** Only an Auto-mode IPv6 network holds a /48. */
+export function claimsAddressSpace(network: Network): boolean {
   return network.spec.ipam.mode === 'Auto' && (network.spec.ipFamilies ?? []).includes('IPv6');
 }
 

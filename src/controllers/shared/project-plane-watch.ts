@@ -24,7 +24,7 @@ export interface PlaneWatch<K, V> {
   /** What a reconcile reads in the plane. */
   view: V;
   /** The informers `view` reads; the plane is usable once all have synced. */
-  informers: Informer<any>[];
+  informers: Informer[];
   triggers: Trigger<K>[];
   /** Keys to wake when the plane becomes usable and when it disengages. */
   keys(): K[];

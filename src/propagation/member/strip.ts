@@ -37,28 +37,35 @@ const JOB_GENERATED_LABELS = [
 ];
 const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token';
 
-type Extra = (object: Record<string, any>) => void;
+type Fields = Record<string, unknown>;
+type Extra = (object: Fields) => void;
+
+/** `value` as an object whose fields can be read and deleted, or undefined when it is none. */
+function fieldsOf(value: unknown): Fields | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
+}
 
 /** Karmada's per-kind pruning, keyed by `<group>/<kind>` (core group empty). */
 const NATIVE_EXTRAS: Record<string, Extra> = {
   '/Service': (service) => {
-    const spec = service.spec;
+    const spec = fieldsOf(service.spec);
     if (!spec || spec.clusterIP === 'None') return;
     delete spec.clusterIP;
     delete spec.clusterIPs;
   },
   'batch/Job': (job) => {
-    const spec = job.spec;
+    const spec = fieldsOf(job.spec);
     if (!spec) return;
     delete spec.ttlSecondsAfterFinished;
     if (spec.manualSelector !== true) {
       delete spec.selector;
-      const labels = spec.template?.metadata?.labels;
+      const labels = fieldsOf(fieldsOf(fieldsOf(spec.template)?.metadata)?.labels);
       if (labels) for (const key of JOB_GENERATED_LABELS) delete labels[key];
     }
   },
   'apps/Deployment': (deployment) => {
-    delete deployment.metadata?.annotations?.[DEPLOYMENT_REVISION_ANNOTATION];
+    const annotations = fieldsOf(fieldsOf(deployment.metadata)?.annotations);
+    if (annotations) delete annotations[DEPLOYMENT_REVISION_ANNOTATION];
   },
   '/ServiceAccount': (account) => {
     delete account.secrets;
@@ -67,7 +74,8 @@ const NATIVE_EXTRAS: Record<string, Extra> = {
     if (secret.type === SERVICE_ACCOUNT_TOKEN_TYPE) delete secret.data;
   },
   '/PersistentVolumeClaim': (claim) => {
-    delete claim.metadata?.annotations?.[PVC_SELECTED_NODE_ANNOTATION];
+    const annotations = fieldsOf(fieldsOf(claim.metadata)?.annotations);
+    if (annotations) delete annotations[PVC_SELECTED_NODE_ANNOTATION];
   },
 };
 
@@ -77,7 +85,7 @@ function groupOf(apiVersion: string | undefined): string {
 }
 
 export function stripped<T extends KubeObject>(object: T): T {
-  const copy = structuredClone(object) as T & Record<string, any>;
+  const copy: T & Fields = structuredClone(object);
   for (const field of SERVER_METADATA) delete copy.metadata[field];
   delete copy.status;
   NATIVE_EXTRAS[`${groupOf(copy.apiVersion)}/${copy.kind ?? ''}`]?.(copy);
