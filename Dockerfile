@@ -9,8 +9,10 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json README.md ./
-COPY scripts/build.js scripts/build.js
-RUN npm ci --no-audit --no-fund
+COPY scripts/build.js scripts/build-dashboard.js scripts/
+# No install scripts here: `prepare` would bundle the dashboard page before its sources are
+# copied; `npm pack` below builds dist/ and the page (prepack) once everything is in place.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY bin bin
 COPY src src
 COPY config config

@@ -34,4 +34,5 @@ export const PACKED_SOURCES = [
   'src',
   'config',
   'scripts/build.js',
+  'scripts/build-dashboard.js',
 ];
