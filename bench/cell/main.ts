@@ -20,7 +20,6 @@
  *
  * Usage: npm run bench:cell -- [--claims N] [--concurrency C] [--timeout SECONDS] [--mode absent|present|both]
  */
-import type { NetworkInterfaceClaim } from '../../src/apis/networking/v1alpha/network-interface-claim.ts';
 import {
   C,
   conditionOf,
@@ -57,7 +56,7 @@ async function recordConditions(k: CellScenario, type: string, reason: string, t
   const { resourceVersion } = await k.claims.list({ namespace: k.H });
   const watch = await k.claims.watch(
     { namespace: k.H, resourceVersion },
-    (event, claim: NetworkInterfaceClaim) => {
+    (event, claim) => {
       if (event !== 'ADDED' && event !== 'MODIFIED') return;
       const name = claim.metadata.name!;
       if (at.has(name) || conditionOf(claim, type)?.reason !== reason) return;

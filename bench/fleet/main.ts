@@ -166,7 +166,7 @@ async function recordTrue(
   const { resourceVersion } = await client.list({ limit: 1 });
   return client.watch(
     { resourceVersion },
-    (type, object: KubeObject) => {
+    (type, object) => {
       if (type !== 'ADDED' && type !== 'MODIFIED') return;
       const key = `${context}/${object.metadata.namespace}/${object.metadata.name}`;
       if (seen.has(key) || !conditionTrue(object, condition)) return;
@@ -197,7 +197,7 @@ async function watchCopies(
     handles.push(
       await client.watch(
         { resourceVersion, labelSelector: COPY_SELECTOR },
-        (type, object: KubeObject) => {
+        (type, object) => {
           if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') return;
           writes++;
           onEvent(object);

@@ -66,8 +66,8 @@ async function watchFirst(
   const { resourceVersion } = await client.list({ namespace, limit: 1 });
   return client.watch(
     { namespace, resourceVersion },
-    (type, object: KubeObject) => {
-      if (matches(type, object)) seen.see(object.metadata.name!);
+    (type, object) => {
+      if (type !== 'ERROR' && matches(type, object)) seen.see(object.metadata.name!);
     },
     (err) => {
       if (err) console.error(`${context} watch ended: ${err.message}`);

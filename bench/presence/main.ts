@@ -158,7 +158,7 @@ async function run(args: Args, family: 'IPv6' | 'IPv4'): Promise<void> {
     const { resourceVersion } = await bindings.list();
     const watch = await bindings.watch(
       { resourceVersion },
-      (type, object: NetworkBinding) => {
+      (type, object) => {
         if (type !== 'ADDED' && type !== 'MODIFIED') return;
         const key = `${object.metadata.namespace}/${object.metadata.name}`;
         if (readyAt.has(key) || readyOf(object)?.status !== 'True') return;

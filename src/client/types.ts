@@ -6,6 +6,7 @@
  * refusal throws a typed StatusError (errors.ts) carrying the server's Status.
  */
 import type { ObjectMeta } from '../apis/common/meta.ts';
+import type { Status } from './errors.ts';
 
 /** The minimum shape of any Kubernetes object. */
 export interface KubeObject {
@@ -49,6 +50,16 @@ export interface WatchOptions {
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/**
+ * One watch event as `watch` delivers it, `(type, object)`: the object itself for a change; for
+ * a BOOKMARK an object of the kind carrying only its resourceVersion; for an ERROR the server's
+ * Status. A listener that tests `type` first has `object` narrowed to match.
+ */
+export type WatchEvent<T extends KubeObject> =
+  | [type: 'ADDED' | 'MODIFIED' | 'DELETED', object: T]
+  | [type: 'BOOKMARK', object: KubeObject]
+  | [type: 'ERROR', object: Status];
 
 export interface WatchHandle {
   /** Ends the watch; `done` is then called with no error. */
@@ -102,7 +113,7 @@ export interface ResourceClient<T extends KubeObject = KubeObject> {
    */
   watch(
     options: WatchOptions,
-    onEvent: (type: WatchEventType, object: any) => void,
+    onEvent: (...event: WatchEvent<T>) => void,
     done: (err?: Error) => void,
   ): Promise<WatchHandle>;
 }

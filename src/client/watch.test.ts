@@ -235,8 +235,8 @@ describe('watch', () => {
         const ended = new Promise<Error | undefined>((resolve) => {
           void resourceClient(kubeConfig, configMaps).watch(
             { resourceVersion: '1' },
-            (_type, object) => {
-              seen.push(object.metadata.name);
+            (type, object) => {
+              if (type !== 'ERROR') seen.push(object.metadata.name!);
               throw new Error('store rejected the event');
             },
             resolve,

@@ -20,17 +20,17 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
 import { errorOf, open, type Query } from './transport.ts';
-import type { WatchEventType, WatchHandle } from './types.ts';
+import type { KubeObject, WatchEvent, WatchEventType, WatchHandle } from './types.ts';
 
-export type WatchListener = (type: WatchEventType, object: unknown) => void;
+export type WatchListener<T extends KubeObject> = (...event: WatchEvent<T>) => void;
 
 export const CONNECTION_LOST = 'the watch connection closed before the stream ended';
 
-export async function openWatch(
+export async function openWatch<T extends KubeObject>(
   kubeConfig: KubeConfig,
   path: string,
   query: Query,
-  onEvent: WatchListener,
+  onEvent: WatchListener<T>,
   done: (err?: Error) => void,
 ): Promise<WatchHandle> {
   let response: IncomingMessage | undefined;
@@ -69,7 +69,8 @@ export async function openWatch(
       return finish(new Error(`the watch stream sent a line that is not JSON: ${line.slice(0, 200)}`));
     }
     try {
-      onEvent(event.type, event.object);
+      // The server sends objects of the kind watched, a Status on ERROR.
+      onEvent(...([event.type, event.object] as WatchEvent<T>));
     } catch (err) {
       finish(err as Error);
     }

@@ -36,7 +36,7 @@ import { resourceIdOf } from '../runtime/resource-ids.ts';
 import { startEngine } from '../propagation/engine.ts';
 import { embeddedMembers } from '../propagation/member/index.ts';
 import { systemClock } from '../runtime/clock.ts';
-import type { Controller } from '../runtime/controller.ts';
+import type { RunnableController } from '../runtime/controller.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import {
   PlaneRegistry,
@@ -215,7 +215,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
 
   // Step 3: the stand-ins, then every controller set.
   projects.start();
-  const standIns: Controller<unknown>[] = [
+  const standIns: RunnableController[] = [
     projectProvisioner,
     hubNamespaceProvisioner,
     clusterReadiness,

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { StaticPlane } from '../runtime/manager-context.ts';
 import { systemClock, type Clock } from '../runtime/clock.ts';
-import type { Controller } from '../runtime/controller.ts';
+import type { RunnableController } from '../runtime/controller.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { bindingSyncController } from './binding-sync.ts';
 import { detectorController } from './detector.ts';
@@ -62,7 +62,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     log: options.log,
     metrics: options.metrics ?? new RuntimeMetrics(),
   };
-  const controllers: Controller<unknown>[] = [...hubControllers, ...memberControllers].map((definition) =>
+  const controllers: RunnableController[] = [...hubControllers, ...memberControllers].map((definition) =>
     definition.build(ctx),
   );
   try {
@@ -79,7 +79,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 async function stopAll(
   ctx: EngineContext,
   hub: StaticPlane,
-  controllers: Controller<unknown>[],
+  controllers: RunnableController[],
 ): Promise<void> {
   for (const controller of controllers) await controller.stop();
   await closeHubView(ctx);

@@ -84,7 +84,14 @@ export interface ControllerOptions<K> {
   onStale?: StalePolicy;
 }
 
-export class Controller<K> {
+/** A controller as whoever runs it sees it, whatever its key type: named, started, stopped. */
+export interface RunnableController {
+  readonly name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export class Controller<K> implements RunnableController {
   readonly name: string;
   private readonly options: ControllerOptions<K>;
   private readonly queue: WorkQueue;

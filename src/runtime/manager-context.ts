@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { resourceClient } from '../client/resource-client.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
 import type { Clock } from './clock.ts';
-import type { Controller } from './controller.ts';
+import type { RunnableController } from './controller.ts';
 import { createInformer, type RunningInformer } from './informer.ts';
 import type { RuntimeMetrics } from './metrics.ts';
 import type { PlaneInformerOptions, PlaneRegistry } from './planes.ts';
@@ -46,7 +46,7 @@ export interface ControllerDefinition<C = ManagerContext> {
    * planes as they engage (via `ctx.projects.subscribe`). The caller starts it once the
    * informers it asked for are synced, and stops it on shutdown.
    */
-  build(ctx: C): Controller<any>;
+  build(ctx: C): RunnableController;
 }
 
 function informerKey(id: ResourceId, options: PlaneInformerOptions<KubeObject> = {}): string {
@@ -62,8 +62,9 @@ function informerKey(id: ResourceId, options: PlaneInformerOptions<KubeObject> =
 
 /** A plane reached through a kubeconfig for the whole life of the process (platform, hub, a cell). */
 export class StaticPlane implements PlaneAccess {
-  private readonly informers = new Map<string, RunningInformer<any>>();
-  private readonly clients = new Map<string, ResourceClient<any>>();
+  // Keyed by resource (and options); each entry is of the type its first caller asked for.
+  private readonly informers = new Map<string, Pick<RunningInformer<KubeObject>, 'synced' | 'stop'>>();
+  private readonly clients = new Map<string, ResourceClient<KubeObject>>();
 
   constructor(
     readonly name: string,
@@ -75,7 +76,7 @@ export class StaticPlane implements PlaneAccess {
   client<T extends KubeObject>(id: ResourceId): ResourceClient<T> {
     const key = informerKey(id);
     let client = this.clients.get(key);
-    if (!client) this.clients.set(key, (client = resourceClient<T>(this.kubeConfig, id)));
+    if (!client) this.clients.set(key, (client = resourceClient<KubeObject>(this.kubeConfig, id)));
     return client as ResourceClient<T>;
   }
 

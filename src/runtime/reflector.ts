@@ -32,7 +32,7 @@
  */
 import type { Logger } from 'pino';
 import { isGone, statusErrorFrom, type Status } from '../client/errors.ts';
-import type { KubeObject, ResourceClient, WatchEventType, WatchHandle } from '../client/types.ts';
+import type { KubeObject, ResourceClient, WatchEvent, WatchHandle } from '../client/types.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import type { InformerEvent } from './informer-contract.ts';
 import { DEFAULT_RECONNECT_BACKOFF, ReconnectBackoff, type BackoffPolicy } from './reconnect-backoff.ts';
@@ -257,16 +257,16 @@ export class Reflector<T extends KubeObject> {
         if (silentMs >= this.watchdogMs) end({ kind: 'silent', lastedMs: lasted() });
         else watchdog = clock.setTimeout(checkSilence, this.watchdogMs - silentMs);
       };
-      const onEvent = (type: WatchEventType, object: unknown): void => {
+      const onEvent = (...[type, object]: WatchEvent<T>): void => {
         if (ended) return;
         lastHeard = clock.now();
         if (type === 'ERROR') {
-          const status = (object ?? {}) as Status;
+          const status: Status = object ?? {};
           end(failed(statusErrorFrom(status.code ?? 500, status)));
         } else if (type === 'BOOKMARK') {
-          this.resourceVersion = (object as KubeObject).metadata.resourceVersion ?? this.resourceVersion;
+          this.resourceVersion = object.metadata.resourceVersion ?? this.resourceVersion;
         } else {
-          this.observe({ type, object: object as T });
+          this.observe({ type, object });
         }
       };
 

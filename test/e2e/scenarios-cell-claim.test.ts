@@ -255,8 +255,8 @@ describe('claim controller (fixture K)', () => {
     const start = await k.ipClaims.list({ namespace: 'default' });
     const watch = await k.ipClaims.watch(
       { namespace: 'default', resourceVersion: start.resourceVersion },
-      (type, object: { metadata: { name: string } }) => {
-        if (object?.metadata?.name === 'half-eth0.cell-a-f-ipv6') seen.push(type);
+      (type, object) => {
+        if (type !== 'ERROR' && object.metadata.name === 'half-eth0.cell-a-f-ipv6') seen.push(type);
       },
       () => undefined,
     );

@@ -8,7 +8,7 @@ import { afterEach, describe, it } from 'node:test';
 import { interfaceWriteBackController } from '../../src/controllers/cell/interface-write-back.ts';
 import { locationIdentityController } from '../../src/controllers/cell/location-identity.ts';
 import { interfaceProjectorController } from '../../src/controllers/hub/interface-projector.ts';
-import type { Controller } from '../../src/runtime/controller.ts';
+import type { RunnableController } from '../../src/runtime/controller.ts';
 import { INTERFACES } from '../../src/controllers/cell/cell-context.ts';
 import { NAMESPACES } from '../../src/runtime/resource-ids.ts';
 import { ALPHA, CELL_A, startFixtureK, until, VPC, type CellScenario } from '../support/cell-fixtures.ts';
@@ -16,7 +16,7 @@ import { NETWORKS, planeOf } from '../support/project-fixtures.ts';
 
 describe('interface write-back on fixture K', () => {
   let k: CellScenario | undefined;
-  let projector: Controller<unknown> | undefined;
+  let projector: RunnableController | undefined;
   afterEach(async () => {
     await projector?.stop();
     projector = undefined;

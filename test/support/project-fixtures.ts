@@ -27,7 +27,7 @@ import type { KubeObject, ResourceClient } from '../../src/client/types.ts';
 import type { ControllerDefinition, ManagerContext } from '../../src/runtime/manager-context.ts';
 import { conditionTime } from '../../src/runtime/conditions.ts';
 import { resourceIdOf } from '../../src/runtime/resource-ids.ts';
-import type { Controller } from '../../src/runtime/controller.ts';
+import type { RunnableController } from '../../src/runtime/controller.ts';
 import { projectKubeConfig } from '../../src/runtime/planes.ts';
 import { eventually } from './apiserver.ts';
 import type { Scenario } from './scenario.ts';
@@ -155,7 +155,7 @@ export async function markProjectReady(s: Scenario, name: string): Promise<void>
 export async function runController(
   ctx: ManagerContext,
   definition: ControllerDefinition,
-): Promise<Controller<any>> {
+): Promise<RunnableController> {
   const controller = definition.build(ctx);
   await controller.start();
   return controller;

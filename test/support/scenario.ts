@@ -35,7 +35,7 @@ import {
 } from '../../src/runtime/manager-context.ts';
 import { ipamAdmission } from '../../src/ipam/hook.ts';
 import { systemClock, type Clock } from '../../src/runtime/clock.ts';
-import type { Controller } from '../../src/runtime/controller.ts';
+import type { RunnableController } from '../../src/runtime/controller.ts';
 import { rootLogger } from '../../src/runtime/logging.ts';
 import { RuntimeMetrics } from '../../src/runtime/metrics.ts';
 import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../../src/runtime/planes.ts';
@@ -194,7 +194,7 @@ export async function startScenario(options: ScenarioOptions = {}): Promise<Scen
   }
 
   for (const project of options.projects ?? []) await addProject(project);
-  const controllers: Controller<unknown>[] = (options.controllers ?? []).map((definition) =>
+  const controllers: RunnableController[] = (options.controllers ?? []).map((definition) =>
     definition.build(ctx),
   );
   await Promise.all([platform.synced(), hub.synced(), projects.settled()]);

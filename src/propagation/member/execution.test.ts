@@ -8,7 +8,7 @@ import type { Cluster } from '../../apis/cluster/v1alpha1/cluster.ts';
 import { workName, type Work } from '../../apis/work/v1alpha1/work.ts';
 import type { KubeObject } from '../../client/types.ts';
 import { StaticPlane } from '../../runtime/manager-context.ts';
-import type { Controller } from '../../runtime/controller.ts';
+import type { RunnableController } from '../../runtime/controller.ts';
 import {
   CLUSTERS,
   DFW_1,
@@ -58,7 +58,7 @@ describe('execution on its own', () => {
   let h: PropagationHarness;
   let hub: StaticPlane;
   let ctx: EngineContext;
-  let controllers: Controller<unknown>[];
+  let controllers: RunnableController[];
 
   before(async () => {
     h = await startPropagationHarness({ engine: false });
