@@ -19,8 +19,7 @@
  *   informer and both listeners.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../runtime/clock.ts';
+import { systemClock } from '../runtime/clock.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
 import {
   defaultCandidateIdentity,
@@ -28,6 +27,7 @@ import {
   type LeaseTiming,
 } from '../runtime/leader-election.ts';
 import { runWhileLeading } from '../runtime/run-while-leading.ts';
+import type { LeadingProcess, LeadingProcessOptions } from './leading-process.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { cellView, type CellContext } from '../controllers/cell/cell-context.ts';
 import { CellMetrics } from '../controllers/cell/cell-metrics.ts';
@@ -56,7 +56,7 @@ export const HUB_CELL_CONTROLLERS: ControllerDefinition<CellContext>[] = [interf
 
 export type { ListenAddress };
 
-export interface CellOptions {
+export interface CellOptions extends LeadingProcessOptions {
   /** The cell plane. */
   cell: KubeConfig;
   /** The IPAM base: project P's IPAM is at the Milo project path under its server. */
@@ -65,14 +65,7 @@ export interface CellOptions {
   hub?: KubeConfig;
   /** The configured location, the fallback identity. */
   location?: string;
-  log: Logger;
-  clock?: Clock;
   metrics?: RuntimeMetrics;
-  metricsAddr?: ListenAddress;
-  healthAddr?: ListenAddress;
-  /** The Lease holder identity; default `<hostname>_<random>`. */
-  identity?: string;
-  leaseTiming?: Partial<LeaseTiming>;
   /** Default true. */
   leaderElection?: boolean;
   /** Which controllers run; default CELL_CONTROLLERS, and HUB_CELL_CONTROLLERS with a hub. */
@@ -86,13 +79,9 @@ export interface CellOptions {
   cellName?: string;
 }
 
-export interface CellProcess {
+export interface CellProcess extends LeadingProcess {
   ctx: CellContext;
-  metricsUrl?: string;
-  healthUrl?: string;
   ready(): boolean;
-  isLeader(): boolean;
-  stop(): Promise<void>;
 }
 
 export async function startCell(options: CellOptions): Promise<CellProcess> {

@@ -19,10 +19,10 @@
  *   project plane, closes every informer and both listeners.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../runtime/clock.ts';
-import type { LeaderElection, LeaseTiming } from '../runtime/leader-election.ts';
+import { systemClock } from '../runtime/clock.ts';
+import type { LeaderElection } from '../runtime/leader-election.ts';
 import { runWhileLeading } from '../runtime/run-while-leading.ts';
+import type { LeadingProcess, LeadingProcessOptions } from './leading-process.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
 import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
@@ -49,29 +49,16 @@ export const HUB_CONTROLLERS: ControllerDefinition[] = [presenceController, loca
 
 export type { ListenAddress };
 
-export interface ManagerOptions {
+export interface ManagerOptions extends LeadingProcessOptions {
   hub: KubeConfig;
   platform: KubeConfig;
-  log: Logger;
-  clock?: Clock;
-  metricsAddr?: ListenAddress;
-  healthAddr?: ListenAddress;
-  /** The Lease holder identity; default `<hostname>_<random>`. */
-  identity?: string;
-  leaseTiming?: Partial<LeaseTiming>;
   projectControllers?: ControllerDefinition[];
   hubControllers?: ControllerDefinition[];
 }
 
-export interface Manager {
+export interface Manager extends LeadingProcess {
   ctx: ManagerContext;
-  /** Where `/metrics` is served, when asked for. */
-  metricsUrl?: string;
-  /** Where `/healthz` and `/readyz` are served, when asked for. */
-  healthUrl?: string;
   ready(): boolean;
-  isLeader(): boolean;
-  stop(): Promise<void>;
 }
 
 export async function startManager(options: ManagerOptions): Promise<Manager> {

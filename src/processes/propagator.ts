@@ -14,12 +14,12 @@
  *   listeners.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Logger } from 'pino';
 import { resourceClient } from '../client/resource-client.ts';
-import { systemClock, type Clock } from '../runtime/clock.ts';
-import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
-import type { LeaderElection, LeaseTiming } from '../runtime/leader-election.ts';
+import { systemClock } from '../runtime/clock.ts';
+import { serveEndpoints } from '../runtime/endpoints.ts';
+import type { LeaderElection } from '../runtime/leader-election.ts';
 import { runWhileLeading } from '../runtime/run-while-leading.ts';
+import type { LeadingProcess, LeadingProcessOptions } from './leading-process.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { startEngine, type Engine } from '../propagation/engine.ts';
 import { standaloneMembers } from '../propagation/member/index.ts';
@@ -27,24 +27,13 @@ import { standaloneMembers } from '../propagation/member/index.ts';
 export const PROPAGATOR_LEASE = 'netpresence-propagator';
 export const PROPAGATOR_LEASE_NAMESPACE = 'karmada-system';
 
-export interface PropagatorOptions {
+export interface PropagatorOptions extends LeadingProcessOptions {
   hub: KubeConfig;
-  log: Logger;
-  clock?: Clock;
-  metricsAddr?: ListenAddress;
-  healthAddr?: ListenAddress;
-  /** The Lease holder identity; default `<hostname>_<random>`. */
-  identity?: string;
-  leaseTiming?: Partial<LeaseTiming>;
 }
 
-export interface Propagator {
-  metricsUrl?: string;
-  healthUrl?: string;
-  isLeader(): boolean;
+export interface Propagator extends LeadingProcess {
   /** The engine of the current term of leadership, if any. */
   engine(): Engine | undefined;
-  stop(): Promise<void>;
 }
 
 export async function startPropagator(options: PropagatorOptions): Promise<Propagator> {

@@ -33,6 +33,7 @@ import { Controller, done, type Outcome } from '../../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import { watches, type Predicate } from '../../runtime/triggers.ts';
+import { tupleKey, type KeyOf } from '../../runtime/tuple-key.ts';
 import type { ControllerDefinition, ManagerContext } from '../../runtime/manager-context.ts';
 import {
   hubNamespacesOf,
@@ -49,11 +50,9 @@ export const name = 'interface-projector';
 const INTERFACES = resourceIdOf(networkInterfaceKind);
 const NETWORKS = resourceIdOf(networkKind);
 
-/** A hub copy, by where it is on the hub. */
-export interface CopyKey {
-  namespace: string;
-  name: string;
-}
+/** A hub copy, by where it is on the hub: its hub namespace and name. */
+const copyKey = tupleKey('an interface copy key', ['namespace', 'name']);
+export type CopyKey = KeyOf<typeof copyKey>;
 
 /** The labels of a hub copy that its project copy carries (controllers.md §13). */
 const CARRIED_LABELS = [
@@ -161,17 +160,6 @@ const keyOf = (copy: KubeObject): CopyKey => ({
   name: copy.metadata.name!,
 });
 
-function copyKeyString(key: CopyKey): string {
-  return JSON.stringify([key.namespace, key.name]);
-}
-
-function copyKeyFromString(value: string): CopyKey {
-  const parsed: unknown = JSON.parse(value);
-  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((part) => typeof part === 'string'))
-    throw new Error(`an interface copy key is a JSON array of hub namespace and name, got ${value}`);
-  return { namespace: parsed[0], name: parsed[1] };
-}
-
 // ── triggers ───────────────────────────────────────────────────────────────────────────────
 
 /** A Network matters to copies when it comes, goes, or starts deleting. */
@@ -227,8 +215,8 @@ export const interfaceProjectorController: ControllerDefinition = {
     const controller = new Controller<CopyKey>({
       name,
       reconcile: async (key) => reconcile(key, deps),
-      toString: copyKeyString,
-      fromString: copyKeyFromString,
+      toString: copyKey.toString,
+      fromString: copyKey.fromString,
       workers: 4,
       clock: ctx.clock,
       log: ctx.log,

@@ -17,24 +17,12 @@
 import { networkContextName, type NetworkContext } from '../../apis/networking/v1alpha/network-context.ts';
 import type { NetworkBinding } from '../../apis/networking/v1alpha/network-binding.ts';
 import type { ObjectStore } from '../../runtime/informer-contract.ts';
+import { tupleKey, type KeyOf } from '../../runtime/tuple-key.ts';
 
-export interface PresenceKey {
-  hubNamespace: string;
-  network: string;
-  location: string;
-}
-
-export function presenceKeyString(key: PresenceKey): string {
-  return JSON.stringify([key.hubNamespace, key.network, key.location]);
-}
-
-export function presenceKeyFromString(value: string): PresenceKey {
-  const parsed: unknown = JSON.parse(value);
-  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((part) => typeof part === 'string'))
-    throw new Error(`a presence key is a JSON array of hub namespace, network and location, got ${value}`);
-  const [hubNamespace, network, location] = parsed;
-  return { hubNamespace, network, location };
-}
+const presenceKey = tupleKey('a presence key', ['hubNamespace', 'network', 'location']);
+export type PresenceKey = KeyOf<typeof presenceKey>;
+export const presenceKeyString = presenceKey.toString;
+export const presenceKeyFromString = presenceKey.fromString;
 
 export function keyOfBinding(binding: NetworkBinding): PresenceKey {
   return {

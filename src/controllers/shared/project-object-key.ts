@@ -6,24 +6,12 @@
  * keys never share a string; `planeOfKey` is the plane name the registry and the logs use.
  */
 import { projectPlaneName } from '../../runtime/planes.ts';
+import { tupleKey, type KeyOf } from '../../runtime/tuple-key.ts';
 
-export interface ProjectObjectKey {
-  project: string;
-  namespace: string;
-  name: string;
-}
-
-export function projectObjectKeyString(key: ProjectObjectKey): string {
-  return JSON.stringify([key.project, key.namespace, key.name]);
-}
-
-export function projectObjectKeyFromString(value: string): ProjectObjectKey {
-  const parsed: unknown = JSON.parse(value);
-  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((part) => typeof part === 'string'))
-    throw new Error(`a project object key is a JSON array of project, namespace and name, got ${value}`);
-  const [project, namespace, name] = parsed;
-  return { project, namespace, name };
-}
+const projectObjectKey = tupleKey('a project object key', ['project', 'namespace', 'name']);
+export type ProjectObjectKey = KeyOf<typeof projectObjectKey>;
+export const projectObjectKeyString = projectObjectKey.toString;
+export const projectObjectKeyFromString = projectObjectKey.fromString;
 
 export function planeOfKey(key: { project: string }): string {
   return projectPlaneName(key.project);
