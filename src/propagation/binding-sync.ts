@@ -236,7 +236,10 @@ export const bindingSyncController: ControllerDefinition<EngineContext> = {
   name,
   build(ctx: EngineContext): Controller<BindingKey> {
     const view = hubView(ctx);
-    const controller = bindingController(ctx, view, name, (key, log) => reconcile(key, view, log));
+    const controller = bindingController(ctx, view, {
+      name,
+      reconcile: (key, log) => reconcile(key, view, log),
+    });
     controller.watch(
       watches(view.works, (event: InformerEvent<Work>) => {
         const key = event.type === 'DELETED' ? bindingKeyOfWork(event.object) : undefined;

@@ -21,12 +21,11 @@ import {
   bindingMessages,
   BindingReason,
 } from '../apis/work/v1alpha2/binding-spec.ts';
-import { isConflict } from '../client/errors.ts';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { conditionTime, findCondition, setCondition } from '../runtime/conditions.ts';
 import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
-import { type Controller, done, type Outcome } from '../runtime/controller.ts';
+import { type Controller, done, type Outcome, type ReconcilePass } from '../runtime/controller.ts';
 import type { InformerEvent } from '../runtime/informer-contract.ts';
 import { generationChanged, watches } from '../runtime/triggers.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -37,27 +36,23 @@ import { schedule } from './placement.ts';
 
 export const name = 'propagation-scheduler';
 
-/** How many times a pass that lost a race is redone from the server's copy before backing off. */
-export const FRESH_READ_ATTEMPTS = 3;
-
 /**
- * A lost race (409) is redone at once from a fresh read: what the scheduler lost to is mostly a
- * status write by the status controller, whose event (status only, same generation) would
- * never wake this controller — a retry would otherwise wait out the rate-limited backoff, which
- * a burst of bindings stretches to the token bucket's 10 per second.
+ * One pass; `fresh` (a pass after a lost race, `onStale: 'reread'`) reads the binding from the
+ * server. What the scheduler loses to is mostly a status write by the status controller, whose
+ * event (status only, same generation) never wakes this controller: a retry would otherwise
+ * wait out the rate-limited backoff, which a burst of bindings stretches to the token bucket's
+ * 10 per second.
  */
-export async function reconcile(key: BindingKey, view: HubView, clock: Clock): Promise<Outcome> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const binding =
-        attempt === 1
-          ? view.bindings(key.kind).get(key.namespace || undefined, key.name)
-          : await view.bindingClient(key.kind).get(key.name, key.namespace || undefined);
-      return await schedulePass(key, view, clock, binding);
-    } catch (err) {
-      if (!isConflict(err) || attempt >= FRESH_READ_ATTEMPTS) throw err;
-    }
-  }
+export async function reconcile(
+  key: BindingKey,
+  view: HubView,
+  clock: Clock,
+  { fresh }: ReconcilePass = { fresh: false },
+): Promise<Outcome> {
+  const binding = fresh
+    ? await view.bindingClient(key.kind).get(key.name, key.namespace || undefined)
+    : view.bindings(key.kind).get(key.namespace || undefined, key.name);
+  return schedulePass(key, view, clock, binding);
 }
 
 async function schedulePass(
@@ -154,8 +149,13 @@ export const schedulerController: ControllerDefinition<EngineContext> = {
     const controller = bindingController(
       ctx,
       view,
-      name,
-      (key) => reconcile(key, view, ctx.clock),
+      {
+        name,
+        reconcile: (key, _log, pass) => reconcile(key, view, ctx.clock, pass),
+        // What the scheduler loses to is mostly the status controller's write, whose event
+        // (status only, same generation) generationChanged filters out: redo from the server.
+        onStale: 'reread',
+      },
       generationChanged,
     );
     controller.watch(watches(view.clusters, () => everyBinding(view), clusterPlacementChanged));

@@ -90,7 +90,10 @@ export const statusController: ControllerDefinition<EngineContext> = {
   name,
   build(ctx: EngineContext): Controller<BindingKey> {
     const view = hubView(ctx);
-    const controller = bindingController(ctx, view, name, (key) => reconcile(key, view, ctx.clock));
+    const controller = bindingController(ctx, view, {
+      name,
+      reconcile: (key) => reconcile(key, view, ctx.clock),
+    });
     controller.watch(
       watches(view.works, (event) => {
         const key = bindingKeyOfWork(event.object);

@@ -6,6 +6,7 @@ import {
   after,
   Controller,
   done,
+  FRESH_READ_ATTEMPTS,
   TerminalError,
   type ControllerOptions,
   type Outcome,
@@ -433,6 +434,34 @@ describe('a stale write', () => {
     await controller.start();
     await clock.advance(100);
     assert.deepEqual(calls, ['a@0', 'a@0', 'a@0']);
+    await controller.stop();
+  });
+
+  it('is reconciled again at once, told to read fresh, when the controller says onStale: reread; the backoff follows the last pass', async () => {
+    const clock = new FakeClock();
+    const passes: string[] = [];
+    const outcomes: (Outcome | Error)[] = [conflict(), gone(), conflict(), conflict(), done()];
+    const reconcile: Reconcile = async (key, _log, pass) => {
+      passes.push(`${key.name}@${clock.now()}${pass.fresh ? ' fresh' : ''}`);
+      const outcome = outcomes.shift();
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    };
+    const { controller, metrics } = setup(clock, reconcile, 1, 'reread');
+    controller.enqueue(keyA);
+    await controller.start();
+    await clock.advance(100);
+    assert.equal(FRESH_READ_ATTEMPTS, 3);
+    assert.deepEqual(passes, ['a@0', 'a@0 fresh', 'a@0 fresh', 'a@5', 'a@5 fresh']);
+    const labels = { controller: 'presence' };
+    assert.equal(
+      await sample(metrics, 'controller_runtime_reconcile_total', { ...labels, result: 'stale' }),
+      1,
+    );
+    assert.equal(
+      await sample(metrics, 'controller_runtime_reconcile_total', { ...labels, result: 'success' }),
+      1,
+    );
     await controller.stop();
   });
 

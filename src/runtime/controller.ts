@@ -17,11 +17,17 @@
  * | failed   | the key again after its backoff (5 ms doubling to 1000 s per key, 10/s burst 100 overall); an AlreadyExists is logged at debug | error, with the key | error |
  * | failed with a TerminalError | nothing until the key is enqueued again; backoff forgotten | error | error (+ terminal_reconcile_errors_total) |
  *
- * A controller that wants another policy for an outcome says so in its options: `onStale:
- * 'requeue'` reconciles a stale key again at once (for a controller whose own writes wake none of
- * its keys), `onStale: 'backoff'` after the key's backoff, as `failed` does (for a controller some
- * of whose writes no watch of its own reports). Nothing else changes the table; a reconciler
- * never calls the queue itself.
+ * A controller that wants another policy for a stale write says so in its options, `onStale`:
+ *
+ * | onStale  | a stale write is followed by                                            | for a controller…                                  |
+ * |----------|-------------------------------------------------------------------------|----------------------------------------------------|
+ * | 'watch'  | (the default) the row above                                              | whose watches report what it lost to               |
+ * | 'requeue'| the key again at once, from the store                                   | whose own writes wake none of its keys             |
+ * | 'backoff'| the key again after its backoff, as `failed`                            | some of whose writes no watch of its own reports   |
+ * | 'reread' | the reconcile again at once, told `fresh` (read what it writes from the server, not the store), up to FRESH_READ_ATTEMPTS passes in all; then as 'backoff' | whose store lags the write it lost to, or whose watch filters that write's event out |
+ *
+ * Nothing else changes the tables; a reconciler never calls the queue itself. The passes of one
+ * `reread` count as one reconcile.
  * Every reconcile counts in controller_runtime_reconcile_total{result} and its time in
  * controller_runtime_reconcile_time_seconds, and logs with controller, plane and key — as do
  * the lines the reconciler writes through the logger it is given.
@@ -61,13 +67,28 @@ export const after = (ms: number): Outcome => (ms > 0 ? { kind: 'after', ms } : 
 /** A write lost a race; the newer state's watch event re-queues the key. */
 export const stale = (): Outcome => ({ kind: 'stale' });
 
-/** What follows a stale write: wait for the watch (the default), reconcile again at once, or after the backoff. */
-export type StalePolicy = 'watch' | 'requeue' | 'backoff';
+/**
+ * What follows a stale write: wait for the watch (the default), reconcile again at once, after
+ * the backoff, or re-read from the server and reconcile again at once (the module's table).
+ */
+export type StalePolicy = 'watch' | 'requeue' | 'backoff' | 'reread';
+
+/** How many passes one reconcile makes under `onStale: 'reread'` (the first from the store). */
+export const FRESH_READ_ATTEMPTS = 3;
+
+/** What a reconcile is told about its pass. */
+export interface ReconcilePass {
+  /**
+   * An earlier pass of this reconcile lost a race (`onStale: 'reread'`): the store's copy is
+   * older than the server's, so read what you write from the server.
+   */
+  fresh: boolean;
+}
 
 export interface ControllerOptions<K> {
   name: string;
   /** `log` carries this controller's name, the key and its plane: log through it. */
-  reconcile: (key: K, log: Logger) => Promise<Outcome | void>;
+  reconcile: (key: K, log: Logger, pass: ReconcilePass) => Promise<Outcome | void>;
   toString: (key: K) => string;
   fromString: (key: string) => K;
   /** The plane a key names, bound on its log lines; e.g. `(key) => key.plane`. */
@@ -161,7 +182,7 @@ export class Controller<K> implements RunnableController {
   }
 
   private async reconcileOne(keyString: string): Promise<void> {
-    const { clock, reconcile, planeOf } = this.options;
+    const { clock, planeOf } = this.options;
     const started = clock.now();
     let log = controllerLogger(this.options.log, { controller: this.name, key: keyString });
     let outcome: Outcome;
@@ -172,12 +193,28 @@ export class Controller<K> implements RunnableController {
         plane: planeOf?.(key),
         key: keyString,
       });
-      outcome = (await reconcile(key, log)) ?? done();
+      outcome = await this.pass(key, log, false);
+      // onStale 'reread': the passes after a stale one read from the server (the module's table).
+      for (let passes = 1; passes < FRESH_READ_ATTEMPTS && this.rereads(outcome); passes++)
+        outcome = await this.pass(key, log, true);
     } catch (error) {
-      outcome = isConflict(error) || isNotFound(error) ? stale() : { kind: 'failed', error };
+      outcome = { kind: 'failed', error }; // the key did not parse (a TerminalError), or planeOf threw
     }
     this.metrics.reconcileTime.observe({ controller: this.name }, (clock.now() - started) / 1000);
     this.afterReconcile(keyString, outcome, log);
+  }
+
+  /** One pass of the reconciler; a thrown 409 Conflict or 404 NotFound is a stale write. */
+  private async pass(key: K, log: Logger, fresh: boolean): Promise<Outcome> {
+    try {
+      return (await this.options.reconcile(key, log, { fresh })) ?? done();
+    } catch (error) {
+      return isConflict(error) || isNotFound(error) ? stale() : { kind: 'failed', error };
+    }
+  }
+
+  private rereads(outcome: Outcome): boolean {
+    return outcome.kind === 'stale' && this.options.onStale === 'reread';
   }
 
   /** A key string that does not parse never will: terminal. */
@@ -212,7 +249,8 @@ export class Controller<K> implements RunnableController {
         log.debug({ requeueAfterMs: outcome.ms }, 'reconciled, requeueing after a delay');
         return;
       case 'stale':
-        if (this.options.onStale === 'backoff') this.queue.addRateLimited(keyString);
+        if (this.options.onStale === 'backoff' || this.options.onStale === 'reread')
+          this.queue.addRateLimited(keyString);
         else {
           this.queue.forget(keyString);
           if (this.options.onStale === 'requeue') this.queue.add(keyString);

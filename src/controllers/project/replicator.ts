@@ -11,11 +11,12 @@
  * deletes the copy first. A copy edited or deleted on the hub is restored; a copy whose source
  * is gone is deleted. Status never travels in either direction, and hub namespaces are created
  * and labelled, never deleted. Writes happen only when something differs.
- * No timed retry for a lost race: a finalizer write refused because the source changed (a status
- * write by the networkcontext controller, typically, right after the context is created) or a
- * copy create refused because the copy exists ends the reconcile quietly, and the watch event
- * of that change wakes the key — a source still without the finalizer is woken by any change,
- * status included, so that event is never filtered out.
+ * No timed retry for a lost race: a write refused because the source changed since the store's
+ * copy (a status write by the networkcontext controller, typically, right after the context is
+ * created, refusing the finalizer) is redone at once from the server's copy (`onStale:
+ * 'reread'`, runtime/controller.ts); a copy create refused because the copy exists ends the
+ * reconcile quietly, and the copy's ADDED event wakes the key. A source still without the
+ * finalizer is woken by any change, status included.
  */
 import { NETWORKING_GROUP } from '../../apis/networking/v1alpha/group.ts';
 import { LOCATION_LABEL, NETWORK_LABEL } from '../../apis/common/labels.ts';
@@ -34,9 +35,9 @@ import {
   networkContextKind,
 } from '../../apis/networking/v1alpha/network-context.ts';
 import { subnetKind } from '../../apis/networking/v1alpha/subnet.ts';
-import { isAlreadyExists, isConflict } from '../../client/errors.ts';
+import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import { Controller, done, type Outcome } from '../../runtime/controller.ts';
+import { Controller, done, type Outcome, type ReconcilePass } from '../../runtime/controller.ts';
 import type { Informer, InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { projectPlaneName, type EngagedPlane } from '../../runtime/planes.ts';
@@ -87,11 +88,18 @@ export interface ReplicatorDeps {
   projects: ProjectPlaneWatch<ReplicaKey, ProjectView>;
 }
 
-export async function reconcile(key: ReplicaKey, deps: ReplicatorDeps): Promise<Outcome> {
+/** One pass; `fresh` (a pass after a lost race, `onStale: 'reread'`) reads the source from the server. */
+export async function reconcile(
+  key: ReplicaKey,
+  deps: ReplicatorDeps,
+  { fresh }: ReconcilePass = { fresh: false },
+): Promise<Outcome> {
   const view = deps.projects.view(key.project);
   if (!view) return done();
   const { sources, sourceClient } = view.kinds[key.kind];
-  const source = sources.get(key.namespace, key.name);
+  const source = fresh
+    ? await sourceClient.get(key.name, key.namespace)
+    : sources.get(key.namespace, key.name);
   if (!source) {
     await deleteCopies(key, deps);
     return done();
@@ -102,14 +110,9 @@ export async function reconcile(key: ReplicaKey, deps: ReplicatorDeps): Promise<
     await removeFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
     return done();
   }
-  try {
-    await ensureFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
-  } catch (err) {
-    // The source changed since the store's copy; that change's event wakes this key
-    // (sourceChanged wakes on any change while the finalizer is missing): done, not a backoff.
-    if (isConflict(err)) return done();
-    throw err;
-  }
+  // A source changed since the store's copy (presence writing a new context Ready, say) refuses
+  // the finalizer 409: the next pass reads it from the server (onStale 'reread').
+  await ensureFinalizer(sourceClient, source, HUB_REPLICATOR_FINALIZER);
   const hubNamespace = await ensureHubNamespace(key, view, deps);
   await ensureCopy(key, source, hubNamespace, deps);
   return done();
@@ -373,7 +376,7 @@ export const replicatorController: ControllerDefinition = {
     };
     const controller = new Controller<ReplicaKey>({
       name,
-      reconcile: (key) => reconcile(key, deps),
+      reconcile: (key, _log, pass) => reconcile(key, deps, pass),
       toString: replicaKeyString,
       fromString: replicaKeyFromString,
       planeOf: (key) => projectPlaneName(key.project),
@@ -381,9 +384,10 @@ export const replicatorController: ControllerDefinition = {
       clock: ctx.clock,
       log: ctx.log,
       metrics: ctx.metrics,
-      // Hub copies are written into hub namespaces no watch of the replicator reports: a stale
-      // write backs off.
-      onStale: 'backoff',
+      // The store lags the write a source's finalizer lost to, and hub copies are written into
+      // hub namespaces no watch of the replicator reports: a stale write is redone from the
+      // server's copy, then backs off.
+      onStale: 'reread',
     });
     for (const trigger of triggers(hubCopies, projects)) controller.watch(trigger);
     return controller;
