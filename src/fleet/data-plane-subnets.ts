@@ -21,17 +21,13 @@ import { SubnetConditionType, subnetKind, type Subnet } from '../apis/networking
 import type { ResourceClient } from '../client/types.ts';
 import type { PlaneAccess } from '../runtime/manager-context.ts';
 import { setCondition, type DesiredCondition } from '../runtime/conditions.ts';
-import {
-  planeOfKey,
-  projectObjectKeyFromString,
-  projectObjectKeyString,
-  type ProjectObjectKey,
-} from '../controllers/shared/project-object-key.ts';
-import { ProjectPlaneWatch, type PlaneWatch } from '../controllers/shared/project-plane-watch.ts';
+import { projectObjectKeyString, type ProjectObjectKey } from '../controllers/shared/project-object-key.ts';
+import type { PlaneWatch, ProjectPlaneWatch } from '../controllers/shared/project-plane-watch.ts';
+import { projectObjectController } from '../controllers/shared/project-object-controller.ts';
 import { resourceIdOf } from '../runtime/resource-ids.ts';
 import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
-import { Controller } from '../runtime/controller.ts';
+import type { Controller } from '../runtime/controller.ts';
 import type { Informer, ObjectStore } from '../runtime/informer-contract.ts';
 import type { RuntimeMetrics } from '../runtime/metrics.ts';
 import type { EngagedPlane, PlaneRegistry } from '../runtime/planes.ts';
@@ -142,23 +138,13 @@ export function subnetDataPlane(options: SubnetDataPlaneOptions): Controller<Pro
       },
     }),
   );
-  const deps: SubnetDataPlaneDeps = {
-    planes: new ProjectPlaneWatch(options.projects, watchPlane),
-    cells: options.cells.map((cell, i) => ({ location: cell.location, subnets: copies[i].store })),
-    clock: options.clock,
-  };
-  const controller = new Controller<ProjectObjectKey>({
+  const cells = options.cells.map((cell, i) => ({ location: cell.location, subnets: copies[i].store }));
+  const controller = projectObjectController(options, {
     name,
-    reconcile: (key) => reconcile(key, deps),
-    toString: projectObjectKeyString,
-    fromString: projectObjectKeyFromString,
-    planeOf: planeOfKey,
+    watchPlane,
+    reconcile: (key, planes) => reconcile(key, { planes, cells, clock: options.clock }),
     workers: 2,
-    clock: options.clock,
-    log: options.log,
-    metrics: options.metrics,
   });
-  controller.watch(deps.planes.trigger());
   for (const informer of copies)
     controller.watch(
       watches(informer, (event) => {

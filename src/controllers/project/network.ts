@@ -29,7 +29,7 @@ import {
 import { networkContextKind, type NetworkContext } from '../../apis/networking/v1alpha/network-context.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { Controller, type Outcome } from '../../runtime/controller.ts';
+import type { Outcome } from '../../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
@@ -37,13 +37,9 @@ import { forObject, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import type { IpamAccess } from '../shared/ipam-access.ts';
 import { holdRange, releaseRange, type RangeHold } from '../shared/range-hold.ts';
-import {
-  planeOfKey,
-  projectObjectKeyFromString,
-  projectObjectKeyString,
-  type ProjectObjectKey,
-} from '../shared/project-object-key.ts';
-import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
+import type { ProjectObjectKey } from '../shared/project-object-key.ts';
+import { projectObjectDefinition } from '../shared/project-object-controller.ts';
+import type { PlaneWatch, ProjectPlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
 import { reportIpam, type IpamReport } from '../shared/ipam-status.ts';
 
@@ -158,13 +154,7 @@ function prefixRange(plane: NetworkPlaneView, deps: NetworkDeps): RangeHold<Netw
     claimName: (network) => networkPrefixClaimName(network.metadata.uid!),
     heldRef: (network) => network.status?.ipam?.ipv6PrefixRef,
     scope: (network) => networkScope(network.metadata.name!),
-    subject: networkMessages.subject,
-    namespaceReason: NetworkReason.ProjectNamespaceNotFound,
-    unsupportedReason: NetworkReason.RangeUnsupported,
-    rangeOccupied: {
-      reason: NetworkReason.RangeOccupied,
-      message: (detail) => networkMessages.rangeOccupied(detail),
-    },
+    messages: networkMessages,
     reportAllocated: (network, ipamAllocated) => report(network, plane, deps, { ipamAllocated }),
   };
 }
@@ -245,29 +235,9 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
 }
 
 export function networkControllerWith(config: NetworkConfig): ControllerDefinition {
-  return {
-    name,
-    build(ctx) {
-      const deps: NetworkDeps = {
-        planes: new ProjectPlaneWatch(ctx.projects, watchPlane),
-        config,
-        clock: ctx.clock,
-      };
-      const controller = new Controller<ProjectObjectKey>({
-        name,
-        reconcile: (key) => reconcile(key, deps),
-        toString: projectObjectKeyString,
-        fromString: projectObjectKeyFromString,
-        planeOf: planeOfKey,
-        workers: 4,
-        clock: ctx.clock,
-        log: ctx.log,
-        metrics: ctx.metrics,
-      });
-      controller.watch(deps.planes.trigger());
-      return controller;
-    },
-  };
+  return projectObjectDefinition(name, watchPlane, (key, planes, ctx) =>
+    reconcile(key, { planes, config, clock: ctx.clock }),
+  );
 }
 
 /** The network controller with the default network class, `datum-network-v6`. */

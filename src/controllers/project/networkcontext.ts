@@ -30,20 +30,16 @@ import {
 import { subnetKind, type Subnet } from '../../apis/networking/v1alpha/subnet.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { Controller, type Outcome } from '../../runtime/controller.ts';
+import type { Outcome } from '../../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import { forObject, owns, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import type { IpamAccess } from '../shared/ipam-access.ts';
 import { holdRange, releaseRange, type RangeHold } from '../shared/range-hold.ts';
-import {
-  planeOfKey,
-  projectObjectKeyFromString,
-  projectObjectKeyString,
-  type ProjectObjectKey,
-} from '../shared/project-object-key.ts';
-import { ProjectPlaneWatch, type PlaneWatch } from '../shared/project-plane-watch.ts';
+import type { ProjectObjectKey } from '../shared/project-object-key.ts';
+import { projectObjectDefinition } from '../shared/project-object-controller.ts';
+import type { PlaneWatch, ProjectPlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
 import { reportIpam, type IpamReport } from '../shared/ipam-status.ts';
 import { publishSubnet } from './subnet-publication.ts';
@@ -126,13 +122,7 @@ function subnetRange(plane: NetworkContextPlaneView, deps: NetworkContextDeps): 
     claimName: (context) => subnetPrefixClaimName(context.metadata.uid!),
     heldRef: (context) => context.status?.ipam?.ipv6ClaimRef,
     scope: (context) => networkLocationScope(context.spec.network.name, context.spec.location.name),
-    subject: networkContextMessages.subject,
-    namespaceReason: NetworkContextReason.ProjectNamespaceNotFound,
-    unsupportedReason: NetworkContextReason.RangeUnsupported,
-    rangeOccupied: {
-      reason: NetworkContextReason.RangeOccupied,
-      message: (detail) => networkContextMessages.rangeOccupied(detail),
-    },
+    messages: networkContextMessages,
     reportAllocated: (context, ipamAllocated) => report(context, plane, deps, { ipamAllocated }),
   };
 }
@@ -210,29 +200,9 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
 }
 
 export function networkContextControllerWith(config: NetworkContextConfig): ControllerDefinition {
-  return {
-    name,
-    build(ctx) {
-      const deps: NetworkContextDeps = {
-        planes: new ProjectPlaneWatch(ctx.projects, watchPlane),
-        config,
-        clock: ctx.clock,
-      };
-      const controller = new Controller<ProjectObjectKey>({
-        name,
-        reconcile: (key) => reconcile(key, deps),
-        toString: projectObjectKeyString,
-        fromString: projectObjectKeyFromString,
-        planeOf: planeOfKey,
-        workers: 4,
-        clock: ctx.clock,
-        log: ctx.log,
-        metrics: ctx.metrics,
-      });
-      controller.watch(deps.planes.trigger());
-      return controller;
-    },
-  };
+  return projectObjectDefinition(name, watchPlane, (key, planes, ctx) =>
+    reconcile(key, { planes, config, clock: ctx.clock }),
+  );
 }
 
 /** The networkcontext controller with the default subnet class, `datum-subnet-v6`. */

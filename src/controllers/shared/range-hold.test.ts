@@ -49,10 +49,7 @@ function world(ipam: { allocate?: string; refuseCreate?: Error; refuseDelete?: E
     claimName: (object) => `thing-${object.metadata.uid}`,
     heldRef: () => undefined,
     scope: () => ({ network: { apiGroup: 'networking.datumapis.com', kind: 'Network', name: 'vpc' } }),
-    subject: 'this thing',
-    namespaceReason: IpamFailureReason.ProjectNamespaceNotFound,
-    unsupportedReason: IpamFailureReason.RangeUnsupported,
-    rangeOccupied: { reason: 'RangeOccupied', message: (detail) => `occupied: ${detail}` },
+    messages: { subject: 'this thing', rangeOccupied: (detail) => `occupied: ${detail}` },
     reportAllocated: async (_object, condition) => void reports.push(condition),
   };
   const put = (object: KubeObject) => (objects.set(object.metadata.name!, object), object);

@@ -5,6 +5,8 @@
  * backstop, and on deletion the range given back before the finalizer goes.
  *
  * Guarantees:
+ * - a refusal is reported with the IPAM failure reasons every kind shares (ipam-failures.ts:
+ *   ProjectNamespaceNotFound, RangeUnsupported, RangeOccupied), in the kind's own words;
  * - `holdRange` puts the release finalizer on the object before it asks IPAM for anything, so a
  *   range is never held by an object that could go without giving it back; when IPAM refuses, it
  *   reports the refusal (reason and message from ipam-access.ts) and answers the backstop;
@@ -15,7 +17,7 @@
  */
 import type { NetworkPrefixRef } from '../../apis/common/refs.ts';
 import type { Scope } from '../../apis/ipam/v1alpha1/scope.ts';
-import type { IpamFailureReason } from '../../apis/networking/v1alpha/ipam-failures.ts';
+import { IpamFailureReason } from '../../apis/networking/v1alpha/ipam-failures.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import { backstop } from '../../runtime/backstop.ts';
 import type { DesiredCondition } from '../../runtime/conditions.ts';
@@ -42,11 +44,8 @@ export interface RangeHold<T extends KubeObject> {
   /** The claim status names, if any. */
   heldRef: (object: T) => HeldClaimRef | undefined;
   scope: (object: T) => Scope;
-  /** `this network` or `this location`. */
-  subject: string;
-  namespaceReason: IpamFailureReason;
-  unsupportedReason: IpamFailureReason;
-  rangeOccupied: { reason: string; message: (detail: string) => string };
+  /** The kind's wording: `subject` is `this network` or `this location`; `rangeOccupied` the RangeOccupied message. */
+  messages: { subject: string; rangeOccupied: (detail: string) => string };
   /** Writes `IPAMAllocated` (and Ready following it). */
   reportAllocated: (object: T, ipamAllocated: Omit<DesiredCondition, 'type'>) => Promise<void>;
 }
@@ -67,9 +66,9 @@ export async function holdRange<T extends KubeObject>(
     claimName,
     namespace,
     scope: range.scope(object),
-    subject: range.subject,
-    namespaceReason: range.namespaceReason,
-    unsupportedReason: range.unsupportedReason,
+    subject: range.messages.subject,
+    namespaceReason: IpamFailureReason.ProjectNamespaceNotFound,
+    unsupportedReason: IpamFailureReason.RangeUnsupported,
   });
   if (!hold.held) {
     await range.reportAllocated(object, { status: 'False', reason: hold.reason, message: hold.message });
@@ -93,8 +92,11 @@ export async function releaseRange<T extends KubeObject>(
     const ref = heldClaim(range.heldRef(object), object.metadata.namespace!, range.claimName(object));
     const release = await releaseScopeRange(range.ipam.client, ref.namespace, ref.claimName);
     if (!release.released) {
-      const { reason, message } = range.rangeOccupied;
-      await range.reportAllocated(object, { status: 'False', reason, message: message(release.message) });
+      await range.reportAllocated(object, {
+        status: 'False',
+        reason: IpamFailureReason.RangeOccupied,
+        message: range.messages.rangeOccupied(release.message),
+      });
       return backstop();
     }
   }
