@@ -46,6 +46,7 @@ import {
   storedForm,
   type ResourceType,
 } from './resources/resource-type.ts';
+import { validateBuiltinKind } from './validation/builtin-kinds.ts';
 import { validateName } from './validation/names.ts';
 import { checkMetadataTypes, validateObjectMeta } from './validation/object-meta.ts';
 
@@ -223,6 +224,7 @@ export function createObject(
   refuseIfInvalid(type, name, [
     ...validateName(name, type.nameRule),
     ...validateObjectMeta(object.metadata, type.nameRule),
+    ...validateBuiltinKind(type, object),
     ...(type.validate?.(object, {}) ?? []),
   ]);
   const key = objectKey(meta.namespace, name);
@@ -309,6 +311,7 @@ export function updateObject(
   if (type.prepareForUpdate) next = type.prepareForUpdate(next, old);
   refuseIfInvalid(type, name, [
     ...validateObjectMeta(next.metadata, type.nameRule),
+    ...validateBuiltinKind(type, next),
     ...(type.validate?.(next, { old, subresource: options.subresource }) ?? []),
   ]);
   const admitted = admit(plane, 'UPDATE', type, next, old, options);

@@ -424,6 +424,45 @@ const catalogue: Entry[] = [
     reason: 'Timeout',
     message: /Too large resource version: 999999, current: \d+/,
   },
+  {
+    name: 'ConfigMap data that is a list',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { metadata: { name: 'd1' }, data: [1] },
+    code: 400,
+    reason: 'BadRequest',
+    message: /cannot unmarshal array into Go struct field ConfigMap.data of type map\[string\]string/,
+  },
+  {
+    name: 'Secret data that is not base64',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/secrets',
+    body: { metadata: { name: 's1' }, data: { password: 'not base64!' } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /illegal base64 data in data\[password\]/,
+  },
+  {
+    name: 'Role rules that are a string',
+    method: 'POST',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles',
+    body: { metadata: { name: 'r1' }, rules: 'all' },
+    code: 400,
+    reason: 'BadRequest',
+    message: /cannot unmarshal string into Go struct field Role.rules of type \[\]v1.PolicyRule/,
+  },
+  {
+    name: 'a RoleBinding to a kind that is not a role',
+    method: 'POST',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings',
+    body: {
+      metadata: { name: 'b1' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Secret', name: 'x' },
+    },
+    code: 422,
+    reason: 'Invalid',
+    message: /roleRef.kind: Unsupported value: "Secret"/,
+  },
 ];
 
 describe('bad input', () => {
