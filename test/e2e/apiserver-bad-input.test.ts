@@ -463,6 +463,15 @@ const catalogue: Entry[] = [
     reason: 'Invalid',
     message: /roleRef.kind: Unsupported value: "Secret"/,
   },
+  {
+    name: 'a field given twice under fieldValidation=Strict',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps?fieldValidation=Strict',
+    raw: '{"metadata":{"name":"dup","name":"dup2"},"data":{"a":"1","a":"2"}}',
+    code: 400,
+    reason: 'BadRequest',
+    message: /strict decoding error: json: duplicate field "metadata.name", json: duplicate field "data.a"/,
+  },
 ];
 
 describe('bad input', () => {

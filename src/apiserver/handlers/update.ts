@@ -9,7 +9,7 @@ import { decodeObjectBody, readBody } from '../http/io.ts';
 import { checkResourceVersion, getObject, updateObject } from '../writes.ts';
 import type { ResourceRequest } from './context.ts';
 import { respondObject } from './render.ts';
-import { checkTypeMeta, withRequestNamespace, writeOptions } from './write-options.ts';
+import { checkDuplicateFields, checkTypeMeta, withRequestNamespace, writeOptions } from './write-options.ts';
 
 export async function handleUpdate(r: ResourceRequest): Promise<void> {
   if (
@@ -18,7 +18,10 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
   ) {
     throw pathNotFound();
   }
-  const body = decodeObjectBody(await readBody(r.req), r.req.headers['content-type']);
+  const raw = await readBody(r.req);
+  const body = decodeObjectBody(raw, r.req.headers['content-type']);
+  writeOptions(r);
+  checkDuplicateFields(r, raw, r.req.headers['content-type']);
   const object = withRequestNamespace(r, checkTypeMeta(r, body));
   const bodyName = object.metadata.name;
   if (bodyName !== undefined && bodyName !== r.name) {

@@ -4,6 +4,8 @@
  * namespace must agree with the URL.
  */
 import { badRequest } from '../errors.ts';
+import { duplicateFields } from '../http/duplicate-fields.ts';
+import { mediaType } from '../http/io.ts';
 import type { KubeObject } from '../objects.ts';
 import { apiVersionOf } from '../resources/resource-type.ts';
 import type { WriteOptions } from '../writes.ts';
@@ -65,4 +67,23 @@ export function withRequestNamespace(r: ResourceRequest, object: KubeObject): Ku
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   return { ...object, metadata: { ...object.metadata, namespace: r.namespace } };
+}
+
+/**
+ * Fields given twice in a JSON body: 400 under `fieldValidation=Strict` (Kubernetes' strict
+ * decoding error), a warning under Warn (the default), nothing under Ignore.
+ */
+export function checkDuplicateFields(
+  r: ResourceRequest,
+  body: Buffer,
+  contentType: string | undefined,
+): void {
+  const type = mediaType(contentType);
+  if (type !== '' && !type.endsWith('json')) return;
+  const duplicates = duplicateFields(body.toString('utf8'));
+  if (duplicates.length === 0) return;
+  const problems = duplicates.map((field) => `json: duplicate field ${JSON.stringify(field)}`);
+  const validation = r.query.get('fieldValidation') ?? 'Warn';
+  if (validation === 'Strict') throw badRequest(`strict decoding error: ${problems.join(', ')}`);
+  if (validation === 'Warn') r.warnings.push(...problems);
 }
