@@ -61,7 +61,7 @@ function stringList(kind: string, rule: Record<string, unknown>, field: string):
   const value = rule[field];
   if (value == null) return [];
   if (!Array.isArray(value)) throw undecodable(kind, `rules.${field}`, value, '[]string');
-  const bad = value.find((item) => typeof item !== 'string');
+  const bad: unknown = (value as unknown[]).find((item) => typeof item !== 'string');
   if (bad !== undefined) throw undecodable(kind, `rules.${field}`, bad, 'string');
   return value as string[];
 }
