@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 
 export interface PlaneTarget {
@@ -80,6 +80,7 @@ export async function startChildServer(
 export interface RawResponse {
   status: number;
   body: string;
+  headers: IncomingHttpHeaders;
 }
 
 /**
@@ -115,7 +116,7 @@ export function call(
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
         res.on('error', reject);
       },
     );

@@ -3,10 +3,11 @@
  * the checks every request body gets before it is written: its apiVersion, kind, name and
  * namespace must agree with the URL.
  */
+import { duplicateProblem, type BodyDecoding } from '../admission/strict-decoding.ts';
 import { badRequest } from '../errors.ts';
 import { duplicateFields } from '../http/duplicate-fields.ts';
 import { mediaType } from '../http/io.ts';
-import type { KubeObject } from '../objects.ts';
+import { isPlainObject, type KubeObject } from '../objects.ts';
 import { apiVersionOf } from '../resources/resource-type.ts';
 import type { WriteOptions } from '../writes.ts';
 import type { ResourceRequest } from './context.ts';
@@ -70,20 +71,39 @@ export function withRequestNamespace(r: ResourceRequest, object: KubeObject): Ku
 }
 
 /**
- * Fields given twice in a JSON body: 400 under `fieldValidation=Strict` (Kubernetes' strict
- * decoding error), a warning under Warn (the default), nothing under Ignore.
+ * What decoding a JSON body finds before the object is built: fields given twice, and for a JSON
+ * patch the operations' own unknown or repeated fields. Schema admission reports them with the
+ * object's unknown fields, as `fieldValidation` asks (admission/strict-decoding.ts).
  */
-export function checkDuplicateFields(
-  r: ResourceRequest,
+export function bodyDecoding(
   body: Buffer,
   contentType: string | undefined,
-): void {
+  kind: 'object' | 'patch' | 'json-patch',
+): BodyDecoding | undefined {
   const type = mediaType(contentType);
-  if (type !== '' && !type.endsWith('json')) return;
-  const duplicates = duplicateFields(body.toString('utf8'));
-  if (duplicates.length === 0) return;
-  const problems = duplicates.map((field) => `json: duplicate field ${JSON.stringify(field)}`);
-  const validation = r.query.get('fieldValidation') ?? 'Warn';
-  if (validation === 'Strict') throw badRequest(`strict decoding error: ${problems.join(', ')}`);
-  if (validation === 'Warn') r.warnings.push(...problems);
+  if (type !== '' && !type.endsWith('json')) return undefined;
+  const text = body.toString('utf8');
+  const duplicates = duplicateFields(text);
+  if (kind !== 'json-patch') {
+    return { problems: duplicates.map(duplicateProblem), duplicates, patch: kind === 'patch' };
+  }
+  const problems: string[] = [];
+  let operations: unknown;
+  try {
+    operations = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (Array.isArray(operations)) {
+    (operations as unknown[]).forEach((operation, i) => {
+      if (!isPlainObject(operation)) return;
+      for (const field of Object.keys(operation)) {
+        if (!JSON_PATCH_FIELDS.has(field)) problems.push(`json patch unknown field "[${i}].${field}"`);
+      }
+    });
+  }
+  for (const path of duplicates) problems.push(`json patch duplicate field ${JSON.stringify(path)}`);
+  return { problems, duplicates: [], patch: true };
 }
+
+const JSON_PATCH_FIELDS = new Set(['op', 'path', 'value', 'from']);

@@ -1,6 +1,6 @@
 /**
  * Duplicate JSON fields: Kubernetes' strict decoding reports a field given twice in one object
- * (`json: duplicate field "metadata.name"`) where JSON.parse silently keeps the last.
+ * (`duplicate field "metadata.name"`) where JSON.parse silently keeps the last.
  *
  * Guarantees: `duplicateFields` returns every duplicated field of a JSON text, as a dotted path
  * (array elements as `[i]`), in the order they appear; it walks the text without recursion and

@@ -1,6 +1,6 @@
 /**
  * Schema checks of the built-in kinds whose content other clients decode with fixed types:
- * ConfigMap, Secret and the RBAC kinds (issue 13, finding 5), so that nothing `kubectl describe`
+ * ConfigMap, Secret, Namespace, Lease, Event and the RBAC kinds (issue 13, finding 5), so that nothing `kubectl describe`
  * cannot decode is ever stored.
  *
  * Guarantees:
@@ -10,11 +10,14 @@
  *   not base64;
  * - ConfigMap and Secret keys must be valid config keys (422), RBAC rules must name verbs,
  *   bindings a Role or ClusterRole by name and subjects of a known kind by name (422).
- * Caveat: Namespace, Lease and Event content is not checked here.
+ * Namespace, Lease and Event content is checked by namespace.ts, lease.ts and event.ts.
  */
 import { ApiError, invalidValue, notSupported, required, type FieldError } from '../errors.ts';
 import { isPlainObject, type KubeObject } from '../objects.ts';
 import type { ResourceType } from '../resources/resource-type.ts';
+import { validateEvent } from './event.ts';
+import { validateLease } from './lease.ts';
+import { validateNamespace } from './namespace.ts';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -105,8 +108,11 @@ function bindingErrors(kind: string, object: KubeObject): FieldError[] {
   return errors;
 }
 
-/** The field errors of a built-in object (400 for what the Go decoder would refuse). */
-export function validateBuiltinKind(type: ResourceType, object: KubeObject): FieldError[] {
+/**
+ * The field errors of a built-in object (400 for what the Go decoder would refuse); `old` is the
+ * stored object on an update.
+ */
+export function validateBuiltinKind(type: ResourceType, object: KubeObject, old?: KubeObject): FieldError[] {
   if (type.customResource) return [];
   const errors: FieldError[] = [];
   switch (`${type.group}/${type.kind}`) {
@@ -134,6 +140,13 @@ export function validateBuiltinKind(type: ResourceType, object: KubeObject): Fie
         throw undecodable(type.kind, 'type', object.type, 'v1.SecretType');
       return errors;
     }
+    case '/Namespace':
+      return validateNamespace(object);
+    case 'coordination.k8s.io/Lease':
+      return validateLease(object, type.version);
+    case '/Event':
+    case 'events.k8s.io/Event':
+      return validateEvent(object, type.group, old);
     case 'rbac.authorization.k8s.io/Role':
     case 'rbac.authorization.k8s.io/ClusterRole':
       return rulesErrors(type.kind, object);
