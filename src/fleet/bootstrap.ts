@@ -48,6 +48,8 @@ function content(object: KubeObject): string {
 
 /** Creates each object, or replaces a stored one whose content differs. */
 export function ensureObjects(plane: Plane, kind: StoredKind, objects: readonly KubeObject[]): void {
+  // A degraded plane accepts no write; it says why in its /readyz and its error log.
+  if (plane.degraded) return;
   const type = plane.catalog.lookup(kind.group, kind.version, kind.plural);
   if (!type)
     throw new Error(`${kind.plural}.${kind.group}/${kind.version} is not served in plane ${plane.name}`);

@@ -22,6 +22,8 @@ export interface ChildServer {
   target(context: string): Promise<PlaneTarget>;
   /** Resolves when the process has exited. */
   exited: Promise<number | null>;
+  /** What the process wrote to stderr so far (its logs). */
+  stderr(): string;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function startChildServer(
   return {
     child,
     exited,
+    stderr: () => stderr,
     async target(context: string) {
       const config = parseYaml(await readFile(kubeconfig, 'utf8'));
       const entry = config.contexts.find((c: any) => c.name === context).context;
