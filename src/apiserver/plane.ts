@@ -81,6 +81,21 @@ export class Plane implements PlaneState {
     );
   }
 
+  /**
+   * Runs `write` on a degraded plane as if it were writable. Its writes reach memory only (a
+   * degraded plane's backend stores nothing; its file is never written) and are gone after a
+   * restart: for the server's own static configuration (CRDs, grants), never for a request.
+   */
+  writeInMemory<T>(write: () => T): T {
+    const guard = this.log.readOnly;
+    this.log.readOnly = undefined;
+    try {
+      return write();
+    } finally {
+      this.log.readOnly = guard;
+    }
+  }
+
   /** Starts deleting a namespace (Terminating); it goes once its content is gone. */
   terminateNamespace(namespace: KubeObject): KubeObject {
     return this.namespaceTermination.terminate(namespace);
