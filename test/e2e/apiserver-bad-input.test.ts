@@ -7,6 +7,7 @@ import { Agent } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/apiserver.ts';
 import { call, type PlaneTarget } from '../support/child-server.ts';
+import { identityWithRole } from '../support/hostile.ts';
 
 interface Entry {
   name: string;
@@ -18,9 +19,12 @@ interface Entry {
   code: number;
   reason: string;
   message: RegExp;
+  /** Sent as `binder`, who may write Roles and RoleBindings in `default` and holds nothing else. */
+  asBinder?: boolean;
 }
 
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
+const RBAC = 'rbac.authorization.k8s.io';
 
 const catalogue: Entry[] = [
   {
@@ -624,11 +628,38 @@ const catalogue: Entry[] = [
     reason: 'Invalid',
     message: /reportingController: Required value.*count: Invalid value: "": needs to be unset/,
   },
+  {
+    name: 'a Role granting * on * by one who holds less (escalation)',
+    method: 'POST',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles',
+    body: { metadata: { name: 'all' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] },
+    asBinder: true,
+    code: 403,
+    reason: 'Forbidden',
+    message:
+      /^roles.rbac.authorization.k8s.io "all" is forbidden: user "binder" \(groups=\["system:authenticated"\]\) is attempting to grant RBAC permissions not currently held/,
+  },
+  {
+    name: 'a RoleBinding to the all-powerful ClusterRole by one who may not bind it (escalation)',
+    method: 'POST',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings',
+    body: {
+      metadata: { name: 'take-all' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'everything' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'binder' }],
+    },
+    asBinder: true,
+    code: 403,
+    reason: 'Forbidden',
+    message:
+      /^rolebindings.rbac.authorization.k8s.io "take-all" is forbidden: user "binder" .* is attempting to grant RBAC permissions not currently held/,
+  },
 ];
 
 describe('bad input', () => {
   let t: TestServer;
   let target: PlaneTarget;
+  let binder: PlaneTarget;
 
   before(async () => {
     t = await startTestServer(['hub']);
@@ -699,9 +730,26 @@ describe('bad input', () => {
       ).status,
       201,
     );
+    assert.equal(
+      (
+        await call(target, 'POST', `/apis/${RBAC}/v1/clusterroles`, {
+          metadata: { name: 'everything' },
+          rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+        })
+      ).status,
+      201,
+    );
+    binder = await identityWithRole(t.server, 'hub', 'default', 'binder', [
+      {
+        apiGroups: [RBAC],
+        resources: ['roles', 'rolebindings'],
+        verbs: ['create', 'update', 'patch', 'get'],
+      },
+    ]);
   });
   after(async () => {
     target.agent.destroy();
+    binder.agent.destroy();
     await t.stop();
   });
 
@@ -709,9 +757,13 @@ describe('bad input', () => {
     it(`answers ${entry.code} ${entry.reason} to ${entry.name}, naming the problem, and stores nothing`, async () => {
       const plane = t.server.plane('hub')!;
       const revision = plane.log.revision;
-      const before =
-        JSON.stringify(plane.log.list('/configmaps')) + JSON.stringify(plane.log.list('example.com/widgets'));
-      const res = await call(target, entry.method, entry.path, entry.raw ?? entry.body, entry.contentType);
+      const stored = () =>
+        ['/configmaps', 'example.com/widgets', `${RBAC}/roles`, `${RBAC}/rolebindings`]
+          .map((resource) => JSON.stringify(plane.log.list(resource)))
+          .join('|');
+      const before = stored();
+      const as = entry.asBinder ? binder : target;
+      const res = await call(as, entry.method, entry.path, entry.raw ?? entry.body, entry.contentType);
       assert.equal(res.status, entry.code, res.body);
       const status = JSON.parse(res.body);
       assert.equal(status.kind, 'Status');
@@ -720,10 +772,7 @@ describe('bad input', () => {
       assert.match(status.message, entry.message);
       await new Promise((resolve) => setImmediate(resolve));
       assert.equal(plane.log.revision, revision, 'no write happened');
-      assert.equal(
-        JSON.stringify(plane.log.list('/configmaps')) + JSON.stringify(plane.log.list('example.com/widgets')),
-        before,
-      );
+      assert.equal(stored(), before);
     });
   }
 });
