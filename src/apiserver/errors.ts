@@ -23,7 +23,8 @@ export type StatusReason =
   | 'RequestEntityTooLarge'
   | 'InternalError'
   | 'Timeout'
-  | 'InsufficientStorage';
+  | 'InsufficientStorage'
+  | 'ServiceUnavailable';
 
 export type CauseReason =
   | 'FieldValueRequired'
@@ -263,6 +264,11 @@ export function resourceVersionTooLarge(requested: number, current: number): Api
   return timeout(`Too large resource version: ${requested}, current: ${current}`, [
     { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
   ]);
+}
+
+/** 503 ServiceUnavailable: the server cannot do this now (a degraded, read-only plane). */
+export function serviceUnavailable(message: string): ApiError {
+  return new ApiError(503, 'ServiceUnavailable', message);
 }
 
 export function asApiError(err: unknown): ApiError {

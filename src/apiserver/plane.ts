@@ -9,6 +9,7 @@
 import type { AdmissionPlugin } from './admission/plugins.ts';
 import { schemaAdmission } from './admission/schema-admission.ts';
 import { DEFAULT_MAX_OBJECT_BYTES } from './limits.ts';
+import { serviceUnavailable } from './errors.ts';
 import { nowRfc3339, type KubeObject } from './objects.ts';
 import type { PlaneState } from './plane-state.ts';
 import { Catalog } from './resources/catalog.ts';
@@ -40,6 +41,11 @@ export class Plane implements PlaneState {
   readonly admission: AdmissionPlugin[] = [schemaAdmission()];
   readonly now: () => Date;
   readonly maxObjectBytes: number;
+  /**
+   * Why the plane serves read-only, when it could not load what it stored (set by the server
+   * once the plane is built from what could be salvaged); absent for a healthy plane.
+   */
+  degraded?: { file: string; cause: string };
   private readonly namespaceTermination: NamespaceTermination;
   private readonly crdCleanup: CrdCleanup;
   private readonly garbageCollector: GarbageCollector;
@@ -65,6 +71,29 @@ export class Plane implements PlaneState {
     this.namespaceTermination = new NamespaceTermination(this);
     this.crdCleanup = new CrdCleanup(this);
     this.garbageCollector = new GarbageCollector(this);
+  }
+
+  /** Makes the plane read-only: every write, the server's own included, is refused 503. */
+  degrade(file: string, cause: string): void {
+    this.degraded = { file, cause };
+    this.log.readOnly = serviceUnavailable(
+      `plane ${this.name} is read-only: it could not load what it stored, so it serves what could be read and accepts no write. ${cause}`,
+    );
+  }
+
+  /**
+   * Runs `write` on a degraded plane as if it were writable. Its writes reach memory only (a
+   * degraded plane's backend stores nothing; its file is never written) and are gone after a
+   * restart: for the server's own static configuration (CRDs, grants), never for a request.
+   */
+  writeInMemory<T>(write: () => T): T {
+    const guard = this.log.readOnly;
+    this.log.readOnly = undefined;
+    try {
+      return write();
+    } finally {
+      this.log.readOnly = guard;
+    }
   }
 
   /** Starts deleting a namespace (Terminating); it goes once its content is gone. */

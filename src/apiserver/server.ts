@@ -53,12 +53,36 @@ import { handleUpdate } from './handlers/update.ts';
 import { DEFAULT_WATCH_SETTINGS, handleWatch, type WatchSettings } from './handlers/watch.ts';
 import { decodeObjectBody, readBody, writeError, writeJson } from './http/io.ts';
 import { MethodNotAllowed, parseRequest, type RequestTarget } from './http/request-info.ts';
+import { DEFAULT_MAX_OBJECT_BYTES } from './limits.ts';
 import { Plane, type PlaneOptions } from './plane.ts';
 import { selfSubjectAccessReviews, selfSubjectRulesReviews, serviceAccounts } from './resources/builtins.ts';
 import { holdUntilDurable } from './storage/durable-response.ts';
-import { SqliteBackend } from './storage/sqlite-backend.ts';
+import { salvage, salvagedBackend } from './storage/salvage.ts';
+import {
+  DamagedDatabaseError,
+  DEFAULT_MAX_LOADED_OBJECT_BYTES,
+  SqliteBackend,
+} from './storage/sqlite-backend.ts';
 
 export const ROOT_PLANE = 'root';
+
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/**
+ * `/healthz`, `/livez`, `/readyz` of a plane: ok, except the `/readyz` of a degraded plane, which
+ * fails (500, as Kubernetes fails a readiness check) naming its file and the cause. Liveness stays
+ * ok: restarting would not mend the file.
+ */
+function probe(res: ServerResponse, name: string, plane: Plane): void {
+  if (name === 'readyz' && plane.degraded) {
+    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    return void res.end(
+      `[-]storage failed: plane ${plane.name} is read-only: ${plane.degraded.cause}\nreadyz check failed\n`,
+    );
+  }
+  res.writeHead(200, { 'Content-Type': 'text/plain' });
+  res.end('ok');
+}
 export const ADMIN_IDENTITY: Identity = { name: 'netpresence-admin', groups: ['system:masters'] };
 
 export function namedPlanePath(name: string): string {
@@ -186,8 +210,7 @@ export class ApiServer {
     const existing = this.planes.get(name);
     if (existing) return existing.plane;
     if (this.byPath.has(basePath)) throw new Error(`a plane is already served at ${basePath}`);
-    const backend = this.options.dataDir ? SqliteBackend.open(this.planeDatabase(name)) : undefined;
-    const plane = new Plane(name, basePath, { ...this.options.plane, backend });
+    const { plane, backend } = this.openPlane(name, basePath);
     if (backend?.compactedOnLoad) {
       this.log.warn(
         { plane: name, revisions: backend.compactedOnLoad },
@@ -205,6 +228,40 @@ export class ApiServer {
     this.planes.set(name, entry);
     this.byPath.set(basePath, entry);
     return plane;
+  }
+
+  /**
+   * Builds a plane from its database. A database whose content cannot be loaded does not stop
+   * the server: the plane is built from what could be read (storage/salvage.ts) and serves it
+   * read-only, saying why in an error log naming the file, in its /readyz and in every refused
+   * write (503). Other planes are not affected.
+   */
+  private openPlane(name: string, basePath: string): { plane: Plane; backend?: SqliteBackend } {
+    if (!this.options.dataDir) return { plane: new Plane(name, basePath, this.options.plane) };
+    const file = this.planeDatabase(name);
+    const maxObjectBytes = this.options.plane?.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
+    const maxLoaded = Math.max(4 * maxObjectBytes, DEFAULT_MAX_LOADED_OBJECT_BYTES);
+    let backend: SqliteBackend | undefined;
+    try {
+      backend = SqliteBackend.open(file, maxLoaded);
+      return { plane: new Plane(name, basePath, { ...this.options.plane, backend }), backend };
+    } catch (err) {
+      if (!(err instanceof DamagedDatabaseError)) throw err;
+      const salvaged = salvage(file, maxLoaded);
+      const plane = new Plane(name, basePath, { ...this.options.plane, backend: salvagedBackend(salvaged) });
+      const left = salvaged.problems.length > 0 ? `; left out: ${salvaged.problems.join('; ')}` : '';
+      plane.degrade(file, `${err.message} Served: ${salvaged.state.objects.length} objects${left}.`);
+      this.log.error(
+        {
+          plane: name,
+          file,
+          err,
+          salvaged: { objects: salvaged.state.objects.length, problems: salvaged.problems },
+        },
+        'the plane could not load its database: serving what could be read, read-only',
+      );
+      return { plane };
+    }
   }
 
   addProjectPlane(project: string): Plane {
@@ -328,8 +385,7 @@ export class ApiServer {
       if (!resolved) throw authenticated ? pathNotFound() : unauthorized();
       target = parseRequest(req.method ?? 'GET', resolved.rest, url.searchParams);
       if (target.kind === 'health' && (authenticated || resolved.entry.plane.name === ROOT_PLANE)) {
-        res.writeHead(200, { 'Content-Type': 'text/plain' });
-        return void res.end('ok');
+        return probe(res, target.probe, resolved.entry.plane);
       }
       if (!authenticated) throw unauthorized();
       identity = impersonated(resolved.entry.authorizer, authenticated, req.headersDistinct);
@@ -426,6 +482,7 @@ export class ApiServer {
     const subresource = type.subresources.find((s) => s.name === target.subresource);
     if (target.verb === 'create' && subresource && !subresource.verbs.includes('create'))
       throw methodNotAllowed();
+    if (plane.degraded && WRITE_VERBS.has(target.verb)) throw plane.log.readOnly!;
     const r: ResourceRequest = {
       req,
       res,

@@ -14,6 +14,7 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import type { AdmissionRequest, Operation, RelatedWrite } from './admission/plugins.ts';
+import type { BodyDecoding } from './admission/strict-decoding.ts';
 import {
   alreadyExists,
   conflict,
@@ -46,6 +47,7 @@ import {
   storedForm,
   type ResourceType,
 } from './resources/resource-type.ts';
+import { validateBuiltinKind } from './validation/builtin-kinds.ts';
 import { validateName } from './validation/names.ts';
 import { checkMetadataTypes, validateObjectMeta } from './validation/object-meta.ts';
 
@@ -58,6 +60,8 @@ export interface WriteOptions {
   subresource?: string;
   /** Filled with admission warnings, returned to the client as `Warning` headers. */
   warnings?: string[];
+  /** What decoding the request body found (duplicate fields…), reported by schema admission. */
+  decoding?: BodyDecoding;
 }
 
 const NAMESPACES = { group: '', resource: 'namespaces' };
@@ -117,6 +121,7 @@ function admit(
     groups: options.groups,
     dryRun: options.dryRun ?? false,
     fieldValidation: options.fieldValidation ?? 'Strict',
+    decoding: options.decoding,
     warnings: options.warnings ?? [],
     related: [],
   };
@@ -223,6 +228,7 @@ export function createObject(
   refuseIfInvalid(type, name, [
     ...validateName(name, type.nameRule),
     ...validateObjectMeta(object.metadata, type.nameRule),
+    ...validateBuiltinKind(type, object),
     ...(type.validate?.(object, {}) ?? []),
   ]);
   const key = objectKey(meta.namespace, name);
@@ -309,6 +315,7 @@ export function updateObject(
   if (type.prepareForUpdate) next = type.prepareForUpdate(next, old);
   refuseIfInvalid(type, name, [
     ...validateObjectMeta(next.metadata, type.nameRule),
+    ...validateBuiltinKind(type, next, old),
     ...(type.validate?.(next, { old, subresource: options.subresource }) ?? []),
   ]);
   const admitted = admit(plane, 'UPDATE', type, next, old, options);

@@ -48,6 +48,13 @@ function content(object: KubeObject): string {
 
 /** Creates each object, or replaces a stored one whose content differs. */
 export function ensureObjects(plane: Plane, kind: StoredKind, objects: readonly KubeObject[]): void {
+  // A degraded plane (read-only: it could not load its file) still gets the fleet's CRDs and
+  // grants, in memory only, so that its identities can read what it serves.
+  if (plane.degraded) return plane.writeInMemory(() => storeObjects(plane, kind, objects));
+  storeObjects(plane, kind, objects);
+}
+
+function storeObjects(plane: Plane, kind: StoredKind, objects: readonly KubeObject[]): void {
   const type = plane.catalog.lookup(kind.group, kind.version, kind.plural);
   if (!type)
     throw new Error(`${kind.plural}.${kind.group}/${kind.version} is not served in plane ${plane.name}`);

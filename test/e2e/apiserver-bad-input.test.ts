@@ -7,6 +7,7 @@ import { Agent } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/apiserver.ts';
 import { call, type PlaneTarget } from '../support/child-server.ts';
+import { identityWithRole } from '../support/hostile.ts';
 
 interface Entry {
   name: string;
@@ -18,9 +19,12 @@ interface Entry {
   code: number;
   reason: string;
   message: RegExp;
+  /** Sent as `binder`, who may write Roles and RoleBindings in `default` and holds nothing else. */
+  asBinder?: boolean;
 }
 
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
+const RBAC = 'rbac.authorization.k8s.io';
 
 const catalogue: Entry[] = [
   {
@@ -424,11 +428,238 @@ const catalogue: Entry[] = [
     reason: 'Timeout',
     message: /Too large resource version: 999999, current: \d+/,
   },
+  {
+    name: 'ConfigMap data that is a list',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { metadata: { name: 'd1' }, data: [1] },
+    code: 400,
+    reason: 'BadRequest',
+    message: /cannot unmarshal array into Go struct field ConfigMap.data of type map\[string\]string/,
+  },
+  {
+    name: 'Secret data that is not base64',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/secrets',
+    body: { metadata: { name: 's1' }, data: { password: 'not base64!' } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /illegal base64 data in data\[password\]/,
+  },
+  {
+    name: 'Role rules that are a string',
+    method: 'POST',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles',
+    body: { metadata: { name: 'r1' }, rules: 'all' },
+    code: 400,
+    reason: 'BadRequest',
+    message: /cannot unmarshal string into Go struct field Role.rules of type \[\]v1.PolicyRule/,
+  },
+  {
+    name: 'a RoleBinding to a kind that is not a role',
+    method: 'POST',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings',
+    body: {
+      metadata: { name: 'b1' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Secret', name: 'x' },
+    },
+    code: 422,
+    reason: 'Invalid',
+    message: /roleRef.kind: Unsupported value: "Secret"/,
+  },
+  {
+    name: 'a field given twice under fieldValidation=Strict',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/configmaps?fieldValidation=Strict',
+    raw: '{"metadata":{"name":"dup","name":"dup2"},"data":{"a":"1","a":"2"}}',
+    code: 400,
+    reason: 'BadRequest',
+    message:
+      /^ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.name", duplicate field "data.a"$/,
+  },
+  {
+    name: 'an unknown field on a built-in kind under fieldValidation=Strict',
+    method: 'POST',
+    path: '/api/v1/namespaces?fieldValidation=Strict',
+    body: { metadata: { name: 'ns-unknown' }, spec: { foo: 1 } },
+    code: 400,
+    reason: 'BadRequest',
+    message:
+      /^Namespace in version "v1" cannot be handled as a Namespace: strict decoding error: unknown field "spec.foo"$/,
+  },
+  {
+    name: 'a field given twice and an unknown field in a merge patch under fieldValidation=Strict',
+    method: 'PATCH',
+    path: '/api/v1/namespaces/default/configmaps/kept?fieldValidation=Strict',
+    raw: '{"data":{"v":"2","v":"3"},"spec":{"foo":1}}',
+    contentType: 'application/merge-patch+json',
+    code: 400,
+    reason: 'BadRequest',
+    message: /strict decoding error: duplicate field "data.v", unknown field "spec"$/,
+  },
+  {
+    name: 'a JSON patch operation with an unknown field under fieldValidation=Strict',
+    method: 'PATCH',
+    path: '/api/v1/namespaces/default/configmaps/kept?fieldValidation=Strict',
+    raw: '[{"op":"add","path":"/data/x","value":"1","foo":"bar"}]',
+    contentType: 'application/json-patch+json',
+    code: 400,
+    reason: 'BadRequest',
+    message: /strict decoding error: json patch unknown field "\[0\].foo"$/,
+  },
+  {
+    name: 'a Lease whose duration is not positive',
+    method: 'POST',
+    path: '/apis/coordination.k8s.io/v1/namespaces/default/leases',
+    body: { metadata: { name: 'l0' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 0 } },
+    code: 422,
+    reason: 'Invalid',
+    message:
+      /Lease.coordination.k8s.io "l0" is invalid: spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0/,
+  },
+  {
+    name: 'a Lease with negative transitions',
+    method: 'POST',
+    path: '/apis/coordination.k8s.io/v1/namespaces/default/leases',
+    body: { metadata: { name: 'l1' }, spec: { leaseTransitions: -1 } },
+    code: 422,
+    reason: 'Invalid',
+    message: /spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0/,
+  },
+  {
+    name: 'a Lease duration given as a string',
+    method: 'POST',
+    path: '/apis/coordination.k8s.io/v1/namespaces/default/leases',
+    body: { metadata: { name: 'l2' }, spec: { leaseDurationSeconds: '15' } },
+    code: 400,
+    reason: 'BadRequest',
+    message:
+      /^Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal string into Go struct field LeaseSpec.spec.leaseDurationSeconds of type int32$/,
+  },
+  {
+    name: 'a Lease holderIdentity that is a number',
+    method: 'POST',
+    path: '/apis/coordination.k8s.io/v1/namespaces/default/leases',
+    body: { metadata: { name: 'l3' }, spec: { holderIdentity: 5 } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /cannot unmarshal number into Go struct field LeaseSpec.spec.holderIdentity of type string/,
+  },
+  {
+    name: 'a Lease renewTime that is not a time',
+    method: 'POST',
+    path: '/apis/coordination.k8s.io/v1/namespaces/default/leases',
+    body: { metadata: { name: 'l4' }, spec: { renewTime: 'yesterday' } },
+    code: 400,
+    reason: 'BadRequest',
+    message: /parsing time "yesterday" as "2006-01-02T15:04:05.000000Z07:00"/,
+  },
+  {
+    name: 'a Namespace finalizer that is neither standard nor qualified',
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: { metadata: { name: 'ns-fin' }, spec: { finalizers: ['bad'] } },
+    code: 422,
+    reason: 'Invalid',
+    message:
+      /spec.finalizers: Invalid value: "bad": name is neither a standard finalizer name nor is it fully qualified/,
+  },
+  {
+    name: 'Namespace finalizers given as a string',
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: { metadata: { name: 'ns-fin2' }, spec: { finalizers: 'kubernetes' } },
+    code: 400,
+    reason: 'BadRequest',
+    message:
+      /cannot unmarshal string into Go struct field NamespaceSpec.spec.finalizers of type \[\]v1.FinalizerName/,
+  },
+  {
+    name: 'a core Event about an object in another namespace',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/events',
+    body: {
+      metadata: { name: 'e1' },
+      involvedObject: { kind: 'ConfigMap', namespace: 'other', name: 'kept' },
+      reason: 'Test',
+    },
+    code: 422,
+    reason: 'Invalid',
+    message: /involvedObject.namespace: Invalid value: "other": does not match event.namespace/,
+  },
+  {
+    name: 'a core Event whose involvedObject is a string',
+    method: 'POST',
+    path: '/api/v1/namespaces/default/events',
+    body: { metadata: { name: 'e2' }, involvedObject: 'kept' },
+    code: 400,
+    reason: 'BadRequest',
+    message: /cannot unmarshal string into Go struct field Event.involvedObject of type v1.ObjectReference/,
+  },
+  {
+    name: 'an events.k8s.io Event without eventTime and with an unknown type',
+    method: 'POST',
+    path: '/apis/events.k8s.io/v1/namespaces/default/events',
+    body: {
+      metadata: { name: 'e3' },
+      type: 'Bad',
+      reason: 'Test',
+      regarding: { kind: 'ConfigMap', name: 'kept' },
+    },
+    code: 422,
+    reason: 'Invalid',
+    message: /eventTime: Required value.*type: Invalid value: "": has invalid value: Bad/,
+  },
+  {
+    name: 'an events.k8s.io Event without its reporting controller, setting a deprecated count',
+    method: 'POST',
+    path: '/apis/events.k8s.io/v1/namespaces/default/events',
+    body: {
+      metadata: { name: 'e4' },
+      eventTime: '2026-12-03T10:00:00.000000Z',
+      reportingInstance: 'i',
+      action: 'Test',
+      reason: 'Test',
+      type: 'Normal',
+      deprecatedCount: 3,
+      regarding: { kind: 'ConfigMap', namespace: 'default', name: 'kept' },
+    },
+    code: 422,
+    reason: 'Invalid',
+    message: /reportingController: Required value.*count: Invalid value: "": needs to be unset/,
+  },
+  {
+    name: 'a Role granting * on * by one who holds less (escalation)',
+    method: 'POST',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles',
+    body: { metadata: { name: 'all' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] },
+    asBinder: true,
+    code: 403,
+    reason: 'Forbidden',
+    message:
+      /^roles.rbac.authorization.k8s.io "all" is forbidden: user "binder" \(groups=\["system:authenticated"\]\) is attempting to grant RBAC permissions not currently held/,
+  },
+  {
+    name: 'a RoleBinding to the all-powerful ClusterRole by one who may not bind it (escalation)',
+    method: 'POST',
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings',
+    body: {
+      metadata: { name: 'take-all' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'everything' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'binder' }],
+    },
+    asBinder: true,
+    code: 403,
+    reason: 'Forbidden',
+    message:
+      /^rolebindings.rbac.authorization.k8s.io "take-all" is forbidden: user "binder" .* is attempting to grant RBAC permissions not currently held/,
+  },
 ];
 
 describe('bad input', () => {
   let t: TestServer;
   let target: PlaneTarget;
+  let binder: PlaneTarget;
 
   before(async () => {
     t = await startTestServer(['hub']);
@@ -499,9 +730,26 @@ describe('bad input', () => {
       ).status,
       201,
     );
+    assert.equal(
+      (
+        await call(target, 'POST', `/apis/${RBAC}/v1/clusterroles`, {
+          metadata: { name: 'everything' },
+          rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+        })
+      ).status,
+      201,
+    );
+    binder = await identityWithRole(t.server, 'hub', 'default', 'binder', [
+      {
+        apiGroups: [RBAC],
+        resources: ['roles', 'rolebindings'],
+        verbs: ['create', 'update', 'patch', 'get'],
+      },
+    ]);
   });
   after(async () => {
     target.agent.destroy();
+    binder.agent.destroy();
     await t.stop();
   });
 
@@ -509,9 +757,13 @@ describe('bad input', () => {
     it(`answers ${entry.code} ${entry.reason} to ${entry.name}, naming the problem, and stores nothing`, async () => {
       const plane = t.server.plane('hub')!;
       const revision = plane.log.revision;
-      const before =
-        JSON.stringify(plane.log.list('/configmaps')) + JSON.stringify(plane.log.list('example.com/widgets'));
-      const res = await call(target, entry.method, entry.path, entry.raw ?? entry.body, entry.contentType);
+      const stored = () =>
+        ['/configmaps', 'example.com/widgets', `${RBAC}/roles`, `${RBAC}/rolebindings`]
+          .map((resource) => JSON.stringify(plane.log.list(resource)))
+          .join('|');
+      const before = stored();
+      const as = entry.asBinder ? binder : target;
+      const res = await call(as, entry.method, entry.path, entry.raw ?? entry.body, entry.contentType);
       assert.equal(res.status, entry.code, res.body);
       const status = JSON.parse(res.body);
       assert.equal(status.kind, 'Status');
@@ -520,10 +772,7 @@ describe('bad input', () => {
       assert.match(status.message, entry.message);
       await new Promise((resolve) => setImmediate(resolve));
       assert.equal(plane.log.revision, revision, 'no write happened');
-      assert.equal(
-        JSON.stringify(plane.log.list('/configmaps')) + JSON.stringify(plane.log.list('example.com/widgets')),
-        before,
-      );
+      assert.equal(stored(), before);
     });
   }
 });

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 
 export interface PlaneTarget {
@@ -22,6 +22,8 @@ export interface ChildServer {
   target(context: string): Promise<PlaneTarget>;
   /** Resolves when the process has exited. */
   exited: Promise<number | null>;
+  /** What the process wrote to stderr so far (its logs). */
+  stderr(): string;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function startChildServer(
   return {
     child,
     exited,
+    stderr: () => stderr,
     async target(context: string) {
       const config = parseYaml(await readFile(kubeconfig, 'utf8'));
       const entry = config.contexts.find((c: any) => c.name === context).context;
@@ -80,6 +83,7 @@ export async function startChildServer(
 export interface RawResponse {
   status: number;
   body: string;
+  headers: IncomingHttpHeaders;
 }
 
 /**
@@ -115,7 +119,7 @@ export function call(
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
         res.on('error', reject);
       },
     );

@@ -34,10 +34,22 @@ export interface AdmissionRequest {
   dryRun: boolean;
   /** `fieldValidation` of the request: Strict, Warn or Ignore. */
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
+  /** What decoding the request body found (duplicate fields…); absent for the server's own writes. */
+  decoding?: BodyDecoding;
   /** Plugins append warnings here; they are returned in `Warning` headers. */
   warnings: string[];
   /** Plugins append related writes here; they commit with the request's write. */
   related: RelatedWrite[];
+}
+
+/** What decoding the request body found, before the object was built (set by the handlers; reported by strict-decoding.ts). */
+export interface BodyDecoding {
+  /** Worded problems of the body itself: `duplicate field "…"`, `json patch unknown field "…"`. */
+  problems: string[];
+  /** Fields given twice, as paths (a built-in kind's unknown field is reported as unknown only). */
+  duplicates: string[];
+  /** The body was a patch (its problems are reported beside the patched object's unknown fields). */
+  patch: boolean;
 }
 
 export interface AdmissionPlugin {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { AdmissionRequest } from './plugins.ts';
 import { ApiError } from '../errors.ts';
 import type { KubeObject } from '../objects.ts';
+import { builtinTypes } from '../resources/builtins.ts';
 import type { ResourceType } from '../resources/resource-type.ts';
 import { RULES_NOT_CHECKED, schemaAdmission } from './schema-admission.ts';
 import type { SchemaNode } from './schema-node.ts';
@@ -258,10 +259,78 @@ describe('schema admission', () => {
     assert.equal((object.spec as Record<string, unknown>).mtu, 1460);
   });
 
-  it('passes kinds that are not custom resources untouched', () => {
-    const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, bogus: true };
-    const type = { ...bindingType, customResource: undefined } as ResourceType;
-    assert.equal(admit({ type, object }), object);
+  it('prunes a built-in kind by its closed schema, without defaulting or validating it', () => {
+    const configMaps = builtinTypes.find((t) => t.kind === 'ConfigMap')!;
+    const object = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+      data: { a: '1' },
+      bogus: true,
+    };
+    assert.throws(
+      () => admit({ type: configMaps, object }),
+      (err: ApiError) =>
+        err.code === 400 &&
+        err.message ===
+          'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus"',
+    );
+    const warnings: string[] = [];
+    const kept = admit({ type: configMaps, object, fieldValidation: 'Warn', warnings });
+    assert.deepEqual(kept, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+      data: { a: '1' },
+    });
+    assert.deepEqual(warnings, ['unknown field "bogus"']);
+  });
+
+  it('keeps what an open built-in schema preserves (the CRD kind)', () => {
+    const crds = builtinTypes.find((t) => t.kind === 'CustomResourceDefinition')!;
+    const object = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'c' },
+      spec: { x: 1 },
+    };
+    assert.deepEqual(admit({ type: crds, object }), object);
+  });
+
+  it('reports the body’s duplicate fields first, then unknown fields; a built-in create names a field both unknown and duplicated once', () => {
+    const configMaps = builtinTypes.find((t) => t.kind === 'ConfigMap')!;
+    const object = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+      bogus: 2,
+      data: { a: '2' },
+    };
+    const decoding = {
+      problems: ['duplicate field "data.a"', 'duplicate field "bogus"'],
+      duplicates: ['data.a', 'bogus'],
+      patch: false,
+    };
+    assert.throws(
+      () => admit({ type: configMaps, object, decoding }),
+      (err: ApiError) =>
+        err.message.endsWith('strict decoding error: duplicate field "data.a", unknown field "bogus"'),
+    );
+    assert.throws(
+      () => admit({ type: configMaps, object, decoding: { ...decoding, patch: true } }),
+      (err: ApiError) =>
+        err.message.endsWith(
+          'strict decoding error: duplicate field "data.a", duplicate field "bogus", unknown field "bogus"',
+        ),
+    );
+    const warnings: string[] = [];
+    admit({
+      object: binding({}),
+      fieldValidation: 'Warn',
+      warnings,
+      decoding: { ...decoding, problems: ['duplicate field "spec.network"'] },
+    });
+    assert.deepEqual(warnings, ['duplicate field "spec.network"']);
   });
 
   it('never changes the request’s object', () => {

@@ -3,12 +3,13 @@
  * schema, in the order apiextensions-apiserver applies it — prune, default, validate, then the
  * `x-kubernetes-validations` rules.
  *
- * Guarantees, for every CREATE and UPDATE of a kind with `customResource` set (any other request
- * passes untouched):
- * 1. Fields the schema does not declare are dropped (prune.ts). `fieldValidation=Strict` refuses
- *    them with one 400 — `Widget in version "v1" cannot be handled as a Widget: strict decoding
- *    error: unknown field "spec.bogus", unknown field "spec.other"`; `Warn` adds one warning
- *    `unknown field "spec.bogus"` per field; `Ignore` drops them silently.
+ * Guarantees, for every CREATE and UPDATE (DELETE passes untouched):
+ * 1. Fields the schema does not declare are dropped (prune.ts), for built-in kinds too (their
+ *    schemas in resources/builtins.ts are closed where Kubernetes' Go types are).
+ *    `fieldValidation` decides what is said about them and about the body's duplicate fields
+ *    (strict-decoding.ts): `Strict` refuses them with one 400 — `Widget in version "v1" cannot be
+ *    handled as a Widget: strict decoding error: unknown field "spec.bogus"`; `Warn` adds one
+ *    warning per field; `Ignore` drops them silently. Steps 2–4 apply to custom resources only.
  * 2. Schema defaults are applied (defaults.ts), also to `status`: the server has already dropped
  *    a client's `status` on create when status is a subresource, so a `status` default seeds it.
  *    The old object of an update is defaulted too, so transition rules compare like with like.
@@ -24,11 +25,12 @@
  * refused, where the real server (which also prunes on read) would not see the field.
  */
 import type { AdmissionPlugin, AdmissionRequest } from './plugins.ts';
-import { badRequest, invalid, invalidValue, type FieldError } from '../errors.ts';
+import { invalid, invalidValue, type FieldError } from '../errors.ts';
 import type { KubeObject } from '../objects.ts';
 import { withDefaults } from './defaults.ts';
 import { validateListTypes } from './list-type.ts';
 import { pruneObject } from './prune.ts';
+import { reportStrictDecoding } from './strict-decoding.ts';
 import type { SchemaNode } from './schema-node.ts';
 import { validateAgainstSchema } from './validate.ts';
 import { validateRules } from './validation-rules.ts';
@@ -53,33 +55,17 @@ export function schemaAdmission(): AdmissionPlugin {
 
 function admit(request: AdmissionRequest): KubeObject {
   const { type, operation } = request;
-  if (!type.customResource || (operation !== 'CREATE' && operation !== 'UPDATE')) return request.object;
+  if (operation !== 'CREATE' && operation !== 'UPDATE') return request.object;
   const schema = type.schema as SchemaNode;
   const { object: pruned, unknownFields } = pruneObject(request.object, schema);
-  reportUnknownFields(request, unknownFields);
+  reportStrictDecoding(request, unknownFields);
+  // A built-in kind's content is checked by the server itself (validation/builtin-kinds.ts).
+  if (!type.customResource) return pruned;
   const object = withDefaults(pruned, schema) as KubeObject;
   const old = request.old && withDefaults(request.old, schema);
   const errors = validateObject(object, old, schema);
   if (errors.length > 0) throw invalid(type.kind, type.group, object.metadata.name ?? '', errors);
   return object;
-}
-
-function reportUnknownFields(request: AdmissionRequest, unknownFields: string[]): void {
-  const messages = unknownFields.map((path) => `unknown field "${path}"`);
-  if (messages.length === 0) return;
-  switch (request.fieldValidation) {
-    case 'Strict': {
-      const { kind, version } = request.type;
-      throw badRequest(
-        `${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${messages.join(', ')}`,
-      );
-    }
-    case 'Warn':
-      request.warnings.push(...messages);
-      return;
-    case 'Ignore':
-      return;
-  }
 }
 
 /** Steps 3 and 4: schema and list-type errors, then the rules unless an error blocks them. */

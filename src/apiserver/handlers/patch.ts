@@ -17,7 +17,7 @@ import { apiVersionOf, resourceRef, type ResourceType } from '../resources/resou
 import { checkResourceVersion, createObject, readObject, updateObject } from '../writes.ts';
 import type { ResourceRequest } from './context.ts';
 import { respondObject } from './render.ts';
-import { checkTypeMeta, withRequestNamespace, writeOptions } from './write-options.ts';
+import { bodyDecoding, checkTypeMeta, withRequestNamespace, writeOptions } from './write-options.ts';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -66,6 +66,8 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   }
   const body = await readBody(r.req);
   const options = writeOptions(r);
+  if (contentType !== APPLY_PATCH)
+    options.decoding = bodyDecoding(body, contentType, contentType === JSON_PATCH ? 'json-patch' : 'patch');
   const current = readObject(r.plane, r.type, r.namespace, r.name!);
   if (contentType === APPLY_PATCH) {
     const manager = fieldManager(r);

@@ -9,7 +9,7 @@ import { decodeObjectBody, readBody } from '../http/io.ts';
 import { checkResourceVersion, getObject, updateObject } from '../writes.ts';
 import type { ResourceRequest } from './context.ts';
 import { respondObject } from './render.ts';
-import { checkTypeMeta, withRequestNamespace, writeOptions } from './write-options.ts';
+import { bodyDecoding, checkTypeMeta, withRequestNamespace, writeOptions } from './write-options.ts';
 
 export async function handleUpdate(r: ResourceRequest): Promise<void> {
   if (
@@ -18,13 +18,15 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
   ) {
     throw pathNotFound();
   }
-  const body = decodeObjectBody(await readBody(r.req), r.req.headers['content-type']);
+  const raw = await readBody(r.req);
+  const body = decodeObjectBody(raw, r.req.headers['content-type']);
+  const options = writeOptions(r);
+  options.decoding = bodyDecoding(raw, r.req.headers['content-type'], 'object');
   const object = withRequestNamespace(r, checkTypeMeta(r, body));
   const bodyName = object.metadata.name;
   if (bodyName !== undefined && bodyName !== r.name) {
     throw badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${r.name})`);
   }
-  const options = writeOptions(r);
   const old = getObject(r.plane, r.type, r.namespace, r.name!);
   const resourceVersion = object.metadata.resourceVersion;
   if (!resourceVersion && r.type.requireResourceVersionOnUpdate) {

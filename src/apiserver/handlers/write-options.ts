@@ -3,8 +3,11 @@
  * the checks every request body gets before it is written: its apiVersion, kind, name and
  * namespace must agree with the URL.
  */
+import { duplicateProblem, type BodyDecoding } from '../admission/strict-decoding.ts';
 import { badRequest } from '../errors.ts';
-import type { KubeObject } from '../objects.ts';
+import { duplicateFields } from '../http/duplicate-fields.ts';
+import { mediaType } from '../http/io.ts';
+import { isPlainObject, type KubeObject } from '../objects.ts';
 import { apiVersionOf } from '../resources/resource-type.ts';
 import type { WriteOptions } from '../writes.ts';
 import type { ResourceRequest } from './context.ts';
@@ -66,3 +69,41 @@ export function withRequestNamespace(r: ResourceRequest, object: KubeObject): Ku
   }
   return { ...object, metadata: { ...object.metadata, namespace: r.namespace } };
 }
+
+/**
+ * What decoding a JSON body finds before the object is built: fields given twice, and for a JSON
+ * patch the operations' own unknown or repeated fields. Schema admission reports them with the
+ * object's unknown fields, as `fieldValidation` asks (admission/strict-decoding.ts).
+ */
+export function bodyDecoding(
+  body: Buffer,
+  contentType: string | undefined,
+  kind: 'object' | 'patch' | 'json-patch',
+): BodyDecoding | undefined {
+  const type = mediaType(contentType);
+  if (type !== '' && !type.endsWith('json')) return undefined;
+  const text = body.toString('utf8');
+  const duplicates = duplicateFields(text);
+  if (kind !== 'json-patch') {
+    return { problems: duplicates.map(duplicateProblem), duplicates, patch: kind === 'patch' };
+  }
+  const problems: string[] = [];
+  let operations: unknown;
+  try {
+    operations = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (Array.isArray(operations)) {
+    (operations as unknown[]).forEach((operation, i) => {
+      if (!isPlainObject(operation)) return;
+      for (const field of Object.keys(operation)) {
+        if (!JSON_PATCH_FIELDS.has(field)) problems.push(`json patch unknown field "[${i}].${field}"`);
+      }
+    });
+  }
+  for (const path of duplicates) problems.push(`json patch duplicate field ${JSON.stringify(path)}`);
+  return { problems, duplicates: [], patch: true };
+}
+
+const JSON_PATCH_FIELDS = new Set(['op', 'path', 'value', 'from']);

@@ -52,7 +52,8 @@ function decodeAny(body: Buffer, contentType: string | undefined): unknown {
     mediaType(contentType) === 'application/yaml'
   ) {
     try {
-      return parseYaml(text);
+      // Errors only: YAML's warnings would go to the process's warning stream, a client's to fill.
+      return parseYaml(text, { logLevel: 'error' });
     } catch (err) {
       throw badRequest(`error decoding YAML: ${(err as Error).message}`);
     }

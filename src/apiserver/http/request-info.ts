@@ -12,7 +12,7 @@ export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'd
 
 export type RequestTarget =
   | { kind: 'version' }
-  | { kind: 'health' }
+  | { kind: 'health'; probe: string }
   | { kind: 'legacy-versions' }
   | { kind: 'group-list' }
   | { kind: 'group'; group: string }
@@ -71,7 +71,8 @@ export function parseRequest(method: string, path: string, query: URLSearchParam
     .filter((p) => p !== '')
     .map(decodeSegment);
   if (parts.length === 1 && parts[0] === 'version') return { kind: 'version' };
-  if (parts.length === 1 && ['healthz', 'readyz', 'livez'].includes(parts[0])) return { kind: 'health' };
+  if (parts.length === 1 && ['healthz', 'readyz', 'livez'].includes(parts[0]))
+    return { kind: 'health', probe: parts[0] };
   if (parts[0] === 'openapi') {
     if (parts[1] === 'v2' && parts.length === 2) return { kind: 'openapi-v2' };
     if (parts[1] === 'v3' && parts.length === 2) return { kind: 'openapi-v3-index' };

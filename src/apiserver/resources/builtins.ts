@@ -6,7 +6,9 @@
  * Guarantees: Namespaces get the `kubernetes.io/metadata.name` label, the `kubernetes`
  * finalizer and phase Active on create, and carry no generation; a Secret's `stringData` is
  * merged into `data` on write and never returned; the kinds kubectl compiles in accept
- * strategic merge patch, the others do not.
+ * strategic merge patch, the others do not. The schemas of the kinds stored here (all but the CRD
+ * kind and the reviews) are closed like their Go types: schema admission drops, warns about or
+ * refuses (per `fieldValidation`) every field they do not declare.
  */
 import { Buffer } from 'node:buffer';
 import { objectField, stringOf, type KubeObject } from '../objects.ts';
@@ -21,6 +23,40 @@ const openObject = (description: string, properties: Record<string, unknown> = {
   description,
   properties,
   'x-kubernetes-preserve-unknown-fields': true,
+});
+
+/** A Go struct: fields it does not declare are unknown (dropped, or refused under Strict). */
+const closedObject = (description: string, properties: Record<string, unknown>) => ({
+  type: 'object',
+  description,
+  properties,
+});
+
+const str = { type: 'string' };
+const int = { type: 'integer' };
+const bool = { type: 'boolean' };
+const time = { type: 'string', format: 'date-time' };
+const strings = { type: 'array', items: str };
+
+const objectReference = closedObject(
+  'ObjectReference contains enough information to let you inspect or modify the referred object.',
+  {
+    kind: str,
+    namespace: str,
+    name: str,
+    uid: str,
+    apiVersion: str,
+    resourceVersion: str,
+    fieldPath: str,
+  },
+);
+
+const labelSelector = closedObject('A label query over a set of resources.', {
+  matchLabels: { type: 'object', additionalProperties: str },
+  matchExpressions: {
+    type: 'array',
+    items: closedObject('A label selector requirement.', { key: str, operator: str, values: strings }),
+  },
 });
 
 const stringMap = (description: string) => ({
@@ -63,9 +99,21 @@ const namespaces = builtin({
   hasGeneration: false,
   nameRule: 'label',
   strategicMerge: objectMetaStrategy,
-  schema: openObject('Namespace provides a scope for Names.', {
-    spec: { type: 'object', properties: { finalizers: { type: 'array', items: { type: 'string' } } } },
-    status: { type: 'object', properties: { phase: { type: 'string' } } },
+  schema: closedObject('Namespace provides a scope for Names.', {
+    spec: closedObject('NamespaceSpec describes the attributes on a Namespace.', { finalizers: strings }),
+    status: closedObject('NamespaceStatus is information about the current status of a Namespace.', {
+      phase: str,
+      conditions: {
+        type: 'array',
+        items: closedObject('NamespaceCondition contains details about the state of a namespace.', {
+          type: str,
+          status: str,
+          lastTransitionTime: time,
+          reason: str,
+          message: str,
+        }),
+      },
+    }),
   }),
   selectableFields: { 'status.phase': (o) => stringOf(objectField(o, 'status').phase) },
   prepareForCreate(object) {
@@ -97,10 +145,10 @@ const configMaps = builtin({
   namespaced: true,
   shortNames: ['cm'],
   strategicMerge: objectMetaStrategy,
-  schema: openObject('ConfigMap holds configuration data for pods to consume.', {
+  schema: closedObject('ConfigMap holds configuration data for pods to consume.', {
     data: stringMap('Data contains the configuration data.'),
     binaryData: stringMap('BinaryData contains the binary data, base64 encoded.'),
-    immutable: { type: 'boolean' },
+    immutable: bool,
   }),
 });
 
@@ -111,11 +159,11 @@ const secrets = builtin({
   plural: 'secrets',
   namespaced: true,
   strategicMerge: objectMetaStrategy,
-  schema: openObject('Secret holds secret data of a certain type.', {
+  schema: closedObject('Secret holds secret data of a certain type.', {
     data: stringMap('Data contains the secret data, base64 encoded.'),
     stringData: stringMap('stringData allows specifying non-binary secret data in string form. Write only.'),
-    type: { type: 'string' },
-    immutable: { type: 'boolean' },
+    type: str,
+    immutable: bool,
   }),
   toStorage: mergeStringData,
 });
@@ -132,7 +180,50 @@ function mergeStringData(object: KubeObject): KubeObject {
   return out;
 }
 
-const eventSchema = openObject('Event is a report of an event somewhere in the cluster.');
+const eventSource = closedObject('EventSource contains information for an event.', {
+  component: str,
+  host: str,
+});
+const eventSeries = closedObject('EventSeries contain information on series of events.', {
+  count: int,
+  lastObservedTime: time,
+});
+
+/** core/v1 Event. */
+const coreEventSchema = closedObject('Event is a report of an event somewhere in the cluster.', {
+  involvedObject: objectReference,
+  reason: str,
+  message: str,
+  source: eventSource,
+  firstTimestamp: time,
+  lastTimestamp: time,
+  count: int,
+  type: str,
+  eventTime: time,
+  series: eventSeries,
+  action: str,
+  related: objectReference,
+  reportingComponent: str,
+  reportingInstance: str,
+});
+
+/** events.k8s.io/v1 Event: the same object, some fields renamed (event-conversion.ts). */
+const eventSchema = closedObject('Event is a report of an event somewhere in the cluster.', {
+  eventTime: time,
+  series: eventSeries,
+  reportingController: str,
+  reportingInstance: str,
+  action: str,
+  reason: str,
+  regarding: objectReference,
+  related: objectReference,
+  note: str,
+  type: str,
+  deprecatedSource: eventSource,
+  deprecatedFirstTimestamp: time,
+  deprecatedLastTimestamp: time,
+  deprecatedCount: int,
+});
 
 const coreEvents = builtin({
   group: '',
@@ -142,7 +233,7 @@ const coreEvents = builtin({
   namespaced: true,
   shortNames: ['ev'],
   strategicMerge: objectMetaStrategy,
-  schema: eventSchema,
+  schema: coreEventSchema,
 });
 
 const events = builtin({
@@ -164,23 +255,28 @@ const leases = builtin({
   kind: 'Lease',
   plural: 'leases',
   namespaced: true,
-  schema: openObject('Lease defines a lease concept.', {
-    spec: {
-      type: 'object',
-      properties: {
-        holderIdentity: { type: 'string' },
-        leaseDurationSeconds: { type: 'integer' },
-        acquireTime: { type: 'string', format: 'date-time' },
-        renewTime: { type: 'string', format: 'date-time' },
-        leaseTransitions: { type: 'integer' },
-      },
-    },
+  schema: closedObject('Lease defines a lease concept.', {
+    spec: closedObject('LeaseSpec is a specification of a Lease.', {
+      holderIdentity: str,
+      leaseDurationSeconds: int,
+      acquireTime: time,
+      renewTime: time,
+      leaseTransitions: int,
+      strategy: str,
+      preferredHolder: str,
+    }),
   }),
 });
 
 const policyRules = {
   type: 'array',
-  items: openObject('PolicyRule holds information that describes a policy rule.'),
+  items: closedObject('PolicyRule holds information that describes a policy rule.', {
+    verbs: strings,
+    apiGroups: strings,
+    resources: strings,
+    resourceNames: strings,
+    nonResourceURLs: strings,
+  }),
 };
 
 function rbac(
@@ -197,12 +293,27 @@ function rbac(
     namespaced,
     nameRule: 'path-segment',
     strategicMerge: objectMetaStrategy,
-    schema: openObject(`${kind} is part of RBAC.`, properties),
+    schema: closedObject(`${kind} is part of RBAC.`, properties),
   });
 }
 
-const subjects = { type: 'array', items: openObject('Subject names a user, group or service account.') };
-const roleRef = openObject('RoleRef contains information that points to the role being used.');
+const subjects = {
+  type: 'array',
+  items: closedObject('Subject names a user, group or service account.', {
+    kind: str,
+    apiGroup: str,
+    name: str,
+    namespace: str,
+  }),
+};
+const roleRef = closedObject('RoleRef contains information that points to the role being used.', {
+  apiGroup: str,
+  kind: str,
+  name: str,
+});
+const aggregationRule = closedObject('AggregationRule describes how to locate ClusterRoles to aggregate.', {
+  clusterRoleSelectors: { type: 'array', items: labelSelector },
+});
 
 /** Never stored: a create is answered with the review's verdict (server.ts). */
 export const selfSubjectAccessReviews = builtin({
@@ -227,10 +338,13 @@ export const serviceAccounts = builtin({
   shortNames: ['sa'],
   subresources: [{ name: 'token', verbs: ['create'] }],
   strategicMerge: objectMetaStrategy,
-  schema: openObject('ServiceAccount binds together a name, understood by users, and a principal.', {
-    secrets: { type: 'array', items: openObject('ObjectReference to a Secret.') },
-    imagePullSecrets: { type: 'array', items: openObject('LocalObjectReference to a Secret.') },
-    automountServiceAccountToken: { type: 'boolean' },
+  schema: closedObject('ServiceAccount binds together a name, understood by users, and a principal.', {
+    secrets: { type: 'array', items: objectReference },
+    imagePullSecrets: {
+      type: 'array',
+      items: closedObject('LocalObjectReference to a Secret.', { name: str }),
+    },
+    automountServiceAccountToken: bool,
   }),
 });
 
@@ -255,7 +369,7 @@ export const builtinTypes: readonly ResourceType[] = [
   events,
   leases,
   rbac('Role', 'roles', true, { rules: policyRules }),
-  rbac('ClusterRole', 'clusterroles', false, { rules: policyRules }),
+  rbac('ClusterRole', 'clusterroles', false, { rules: policyRules, aggregationRule }),
   rbac('RoleBinding', 'rolebindings', true, { subjects, roleRef }),
   rbac('ClusterRoleBinding', 'clusterrolebindings', false, { subjects, roleRef }),
   customResourceDefinitionType(builtin),

@@ -106,6 +106,8 @@ export class RevisionLog {
   private durableWaiters: ((durable: boolean) => void)[] = [];
   /** Group commit: a compaction point not yet handed to the backend. */
   private compactPending = 0;
+  /** Set on a degraded plane: every write throws it, before anything changes. */
+  readOnly?: Error;
 
   constructor(
     private readonly historyLimit = 10_000,
@@ -178,6 +180,7 @@ export class RevisionLog {
    * stored object (or the last state of a removed one; undefined when it removed nothing).
    */
   transact(changes: Change[]): (KubeObject | undefined)[] {
+    if (this.readOnly) throw this.readOnly;
     const events: StoredEvent[] = [];
     const pending = new Map<string, KubeObject | undefined>();
     const current = (resource: string, key: string) => {

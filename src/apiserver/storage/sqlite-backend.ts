@@ -48,6 +48,24 @@ export const damagedDatabase = (path: string, problem: string): string =>
   `${path} is not a readable revision log: ${problem}. Move it and ${path}-wal aside to start ` +
   `this plane empty, or restore both from a backup.`;
 
+/**
+ * The file's content cannot be loaded: not a database, rows that do not decode, an object far
+ * over the size limit. The server serves such a plane degraded (storage/salvage.ts) instead of
+ * failing to start; other errors (a lock, permissions) still stop it.
+ */
+export class DamagedDatabaseError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(damagedDatabase(path, problem), options);
+  }
+}
+
+/** The largest stored object a plane loads, by default: 4 × the 1.5 MiB object limit. */
+export const DEFAULT_MAX_LOADED_OBJECT_BYTES = 6 * 1024 * 1024;
+
 export const inaccessibleDatabase = (path: string, problem: string): string =>
   `${path} cannot be opened: ${problem}. Check that no other netpresence process has it open ` +
   `and that this one may read and write it and its directory.`;
@@ -98,6 +116,10 @@ export class SqliteBackend implements LogBackend {
   /** How many revisions of history `load` compacted to fit the window (0: none). */
   compactedOnLoad = 0;
   private readonly readEventSizes: Database.Statement<[], { revision: number; size: number }>;
+  private readonly readOversized: Database.Statement<
+    [number],
+    { resource: string; key: string; size: number }
+  >;
   private readonly readMeta: Database.Statement<[], MetaRow>;
   private readonly readObjects: Database.Statement<[], ObjectRow>;
   private readonly readEvents: Database.Statement<[], EventRow>;
@@ -107,7 +129,11 @@ export class SqliteBackend implements LogBackend {
   private constructor(
     private readonly path: string,
     private readonly db: Database.Database,
+    private readonly maxLoadedObjectBytes: number,
   ) {
+    this.readOversized = db.prepare(
+      'SELECT resource, key, length(object) AS size FROM objects WHERE length(object) > ? LIMIT 1',
+    );
     this.readMeta = db.prepare('SELECT revision, compacted_through AS compactedThrough FROM meta');
     this.readObjects = db.prepare('SELECT resource, key, revision, object FROM objects');
     this.readEventSizes = db.prepare(
@@ -144,8 +170,11 @@ export class SqliteBackend implements LogBackend {
     });
   }
 
-  /** Opens the log at `path`, creating missing parent directories, the file and its schema. */
-  static open(path: string): SqliteBackend {
+  /**
+   * Opens the log at `path`, creating missing parent directories, the file and its schema.
+   * `load` refuses (as damaged) a file holding an object over `maxLoadedObjectBytes` encoded.
+   */
+  static open(path: string, maxLoadedObjectBytes = DEFAULT_MAX_LOADED_OBJECT_BYTES): SqliteBackend {
     let db: Database.Database | undefined;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -160,7 +189,7 @@ export class SqliteBackend implements LogBackend {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.exec(SCHEMA);
-      return new SqliteBackend(path, db);
+      return new SqliteBackend(path, db, maxLoadedObjectBytes);
     } catch (err) {
       db?.close();
       throw unreadable(path, err);
@@ -177,6 +206,13 @@ export class SqliteBackend implements LogBackend {
     try {
       let meta = this.readMeta.get();
       if (!meta) throw new Error('the meta row is missing');
+      // Before anything is decoded: such an object would exhaust memory, and no write stores one.
+      const oversized = this.readOversized.get(this.maxLoadedObjectBytes);
+      if (oversized) {
+        throw new Error(
+          `the object ${oversized.resource} ${oversized.key} is ${oversized.size} bytes encoded, over the ${this.maxLoadedObjectBytes} a plane loads`,
+        );
+      }
       const cutoff = this.cutoff(window);
       if (cutoff > meta.compactedThrough) {
         this.dropEvents(cutoff);
@@ -262,7 +298,6 @@ function unreadable(path: string, err: unknown): Error {
   const problem = err instanceof Error ? err.message : String(err);
   const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
   const damaged = code === undefined || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
-  return new Error(damaged ? damagedDatabase(path, problem) : inaccessibleDatabase(path, problem), {
-    cause: err,
-  });
+  if (damaged) return new DamagedDatabaseError(path, problem, { cause: err });
+  return new Error(inaccessibleDatabase(path, problem), { cause: err });
 }
