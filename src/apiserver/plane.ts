@@ -20,6 +20,7 @@ import { GarbageCollector } from './lifecycle/garbage-collector.ts';
 import { NamespaceTermination } from './lifecycle/namespace-termination.ts';
 import { removeStrandedDeletions } from './lifecycle/stranded-deletions.ts';
 import { randomUUID } from 'node:crypto';
+import type { WriteCounter } from './write-counter.ts';
 
 export interface PlaneOptions {
   historyLimit?: number;
@@ -29,6 +30,8 @@ export interface PlaneOptions {
   maxObjectBytes?: number;
   backend?: LogBackend;
   now?: () => Date;
+  /** Counts every write that advances the revision, by who made it (write-counter.ts). */
+  writeCounter?: WriteCounter;
 }
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system'];
@@ -40,6 +43,7 @@ export class Plane implements PlaneState {
   readonly admission: AdmissionPlugin[] = [schemaAdmission()];
   readonly now: () => Date;
   readonly maxObjectBytes: number;
+  readonly writeCounter?: WriteCounter;
   private readonly namespaceTermination: NamespaceTermination;
   private readonly crdCleanup: CrdCleanup;
   private readonly garbageCollector: GarbageCollector;
@@ -59,6 +63,7 @@ export class Plane implements PlaneState {
     );
     removeStrandedDeletions(this.log);
     this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
+    this.writeCounter = options.writeCounter;
     this.catalog = new Catalog(this.log);
     this.now = options.now ?? (() => new Date());
     for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);

@@ -1,0 +1,42 @@
+/**
+ * Counts the writes that advance a plane's revision, by who made them: a Prometheus counter
+ * `netpresence_apiserver_writes_total{plane, user, resource, subresource, verb}`.
+ *
+ * Guarantees: a write is counted once per stored change, when its transaction commits — a no-op
+ * update (nothing changed, so no new revision), a dry run and a refused write are not counted;
+ * each related write a transaction carries (an admission hook's object, a deletion that ends a
+ * finalizer) is counted with the same user under its own resource, verb `related` or `remove`.
+ * `user` is the authenticated identity, `system:apiserver` for the server's own writes through the
+ * write path (garbage collection). `resource` is the storage path (`/<group>/<plural>`). Not
+ * counted: the few writes the plane's lifecycle makes to the log directly (a new plane's initial
+ * namespaces, namespace termination's and CRD cleanup's finalizer steps). Counting is one
+ * counter increment per change and costs nothing when no counter is configured.
+ */
+import { Counter, type Registry } from 'prom-client';
+
+export const SERVER_USER = 'system:apiserver';
+
+export type WriteVerb = 'create' | 'update' | 'delete' | 'related' | 'remove';
+
+export class WriteCounter {
+  private readonly counter: Counter<'plane' | 'user' | 'resource' | 'subresource' | 'verb'>;
+
+  constructor(registry: Registry) {
+    this.counter = new Counter({
+      name: 'netpresence_apiserver_writes_total',
+      help: 'Writes that advanced a plane revision, by plane, user, storage resource, subresource and verb',
+      labelNames: ['plane', 'user', 'resource', 'subresource', 'verb'],
+      registers: [registry],
+    });
+  }
+
+  count(
+    plane: string,
+    user: string | undefined,
+    resource: string,
+    subresource: string,
+    verb: WriteVerb,
+  ): void {
+    this.counter.inc({ plane, user: user ?? SERVER_USER, resource, subresource, verb });
+  }
+}
