@@ -2,8 +2,9 @@
  * bench/fleet's counts, which load does not change: per controller, the reconciles
  * (`controller_runtime_reconcile_total`, by result) and retries (`workqueue_retries_total`) the
  * run cost, and the API writes (`netpresence_apiserver_writes_total`, only writes that advanced a
- * revision) by plane kind, identity, resource, subresource and verb; and the fleet process's CPU
- * time, from /proc.
+ * revision) by plane kind, identity, resource, subresource and verb — and by controller when the
+ * fleet runs with NETPRESENCE_USER_AGENT_PER_CONTROLLER=1 (client/user-agent.ts; it costs CPU, so
+ * time that run apart) — and the fleet process's CPU time, from /proc.
  *
  * Guarantees: every figure is a difference between two snapshots (before the first create, after
  * the planes are quiet), so the fleet's setup is left out; controllers that run in several
@@ -23,7 +24,7 @@ export interface Snapshot {
   reconciles: Map<string, number>;
   /** queue name (the controller's) → count. */
   retries: Map<string, number>;
-  /** `planeKind|user|resource|subresource|verb` → count. */
+  /** `planeKind|user [agent]|resource|subresource|verb` → count. */
   writes: Map<string, number>;
   /** The fleet process's user + system CPU seconds. */
   cpuSeconds: number;
@@ -80,7 +81,7 @@ export async function snapshot(urls: string[], pid: number): Promise<Snapshot> {
         result.writes,
         [
           planeKind(labels.plane),
-          userRole(labels.user),
+          userRole(labels.user) + (labels.user_agent ? ` ${labels.user_agent}` : ''),
           labels.resource,
           labels.subresource,
           labels.verb,
@@ -127,7 +128,7 @@ export function countLines(before: Snapshot, after: Snapshot, pairs: number): st
   const writes = new Map([...all].filter(([key]) => !key.includes('/leases|')));
   const allWrites = total(writes);
   lines.push(
-    `counts: writes per binding by plane | identity | resource | subresource | verb: ${(allWrites / pairs).toFixed(2)} (${allWrites} writes)`,
+    `counts: writes per binding by plane | identity [controller] | resource | subresource | verb: ${(allWrites / pairs).toFixed(2)} (${allWrites} writes)`,
   );
   for (const [key, value] of [...writes].sort((a, b) => b[1] - a[1]))
     lines.push(`counts: ${key.split('|').join(' | ')} | ${(value / pairs).toFixed(2)} (${value})`);

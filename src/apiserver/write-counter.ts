@@ -1,6 +1,8 @@
 /**
  * Counts the writes that advance a plane's revision, by who made them: a Prometheus counter
- * `netpresence_apiserver_writes_total{plane, user, resource, subresource, verb}`.
+ * `netpresence_apiserver_writes_total{plane, user, user_agent, resource, subresource, verb}`
+ * (`user_agent` names the controller when its process runs with per-controller agents,
+ * client/user-agent.ts; empty when the request had none).
  *
  * Guarantees: a write is counted once per stored change, when its transaction commits — a no-op
  * update (nothing changed, so no new revision), a dry run and a refused write are not counted;
@@ -18,25 +20,36 @@ export const SERVER_USER = 'system:apiserver';
 
 export type WriteVerb = 'create' | 'update' | 'delete' | 'related' | 'remove';
 
+export interface CountedWrite {
+  plane: string;
+  user: string | undefined;
+  userAgent: string | undefined;
+  resource: string;
+  subresource: string;
+  verb: WriteVerb;
+}
+
 export class WriteCounter {
-  private readonly counter: Counter<'plane' | 'user' | 'resource' | 'subresource' | 'verb'>;
+  private readonly counter: Counter<'plane' | 'user' | 'user_agent' | 'resource' | 'subresource' | 'verb'>;
 
   constructor(registry: Registry) {
     this.counter = new Counter({
       name: 'netpresence_apiserver_writes_total',
-      help: 'Writes that advanced a plane revision, by plane, user, storage resource, subresource and verb',
-      labelNames: ['plane', 'user', 'resource', 'subresource', 'verb'],
+      help: 'Writes that advanced a plane revision, by plane, user, user agent, storage resource, subresource and verb',
+      labelNames: ['plane', 'user', 'user_agent', 'resource', 'subresource', 'verb'],
       registers: [registry],
     });
   }
 
-  count(
-    plane: string,
-    user: string | undefined,
-    resource: string,
-    subresource: string,
-    verb: WriteVerb,
-  ): void {
-    this.counter.inc({ plane, user: user ?? SERVER_USER, resource, subresource, verb });
+  count(write: CountedWrite): void {
+    const { plane, user, userAgent, resource, subresource, verb } = write;
+    this.counter.inc({
+      plane,
+      user: user ?? SERVER_USER,
+      user_agent: userAgent ?? '',
+      resource,
+      subresource,
+      verb,
+    });
   }
 }

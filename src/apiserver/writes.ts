@@ -53,6 +53,8 @@ import { checkMetadataTypes, validateObjectMeta } from './validation/object-meta
 export interface WriteOptions {
   dryRun?: boolean;
   user?: string;
+  /** The request's User-Agent, for the write counter. */
+  userAgent?: string;
   /** The requesting identity's groups (escalation checks read them). */
   groups?: string[];
   fieldValidation?: AdmissionRequest['fieldValidation'];
@@ -179,11 +181,12 @@ function transactCounted(
   const results = plane.log.transact([...own, ...related.map((w) => relatedChange(plane, w)), ...after]);
   const counter = plane.writeCounter;
   if (counter) {
-    const { user, subresource = '' } = by.options;
-    for (const change of own) counter.count(plane.name, user, change.resource, subresource, by.verb);
-    for (const write of related)
-      counter.count(plane.name, user, write.type.storage, '', write.remove ? 'remove' : 'related');
-    for (const change of after) counter.count(plane.name, user, change.resource, '', 'remove');
+    const { user, userAgent, subresource = '' } = by.options;
+    const count = (resource: string, sub: string, verb: WriteVerb) =>
+      counter.count({ plane: plane.name, user, userAgent, resource, subresource: sub, verb });
+    for (const change of own) count(change.resource, subresource, by.verb);
+    for (const write of related) count(write.type.storage, '', write.remove ? 'remove' : 'related');
+    for (const change of after) count(change.resource, '', 'remove');
   }
   return results;
 }

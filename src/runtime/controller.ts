@@ -29,6 +29,7 @@
  * dedup; `start` is called after the informers behind the triggers are synced.
  * Caveat: keys enqueued before `start` wait in the queue; `stop` drops keys not yet started.
  */
+import { asAgent } from '../client/user-agent.ts';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.ts';
 import type { Clock } from './clock.ts';
 import { controllerLogger, type Logger } from './logging.ts';
@@ -165,7 +166,7 @@ export class Controller<K> {
         plane: planeOf?.(key),
         key: keyString,
       });
-      outcome = (await reconcile(key, log)) ?? done();
+      outcome = (await asAgent(this.name, () => reconcile(key, log))) ?? done();
     } catch (error) {
       outcome = isConflict(error) || isNotFound(error) ? stale() : { kind: 'failed', error };
     }
