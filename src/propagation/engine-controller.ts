@@ -9,7 +9,7 @@
  * name verbatim; `bindingController` keys one by binding and enqueues the key of every
  * ResourceBinding and ClusterResourceBinding event that passes the given predicates.
  */
-import { Controller, type ControllerOptions } from '../runtime/controller.ts';
+import { Controller, type ControllerOptions, type StalePolicy } from '../runtime/controller.ts';
 import { forObject, type Predicate, type Trigger } from '../runtime/triggers.ts';
 import type { EngineContext } from './engine-context.ts';
 import type { Binding, HubView } from './hub-view.ts';
@@ -22,18 +22,19 @@ export interface EngineControllerOptions<K> {
   fromString: (key: string) => K;
   workers?: number;
   triggers?: readonly Trigger<K>[];
+  /** Default 'backoff': the engine's writes cross planes (members, Works) no watch of one controller covers. */
+  onStale?: StalePolicy;
 }
 
 export function engineController<K>(ctx: EngineContext, options: EngineControllerOptions<K>): Controller<K> {
-  const { triggers = [], ...keys } = options;
+  const { triggers = [], onStale = 'backoff', ...keys } = options;
   const controller = new Controller<K>({
     ...keys,
     planeOf: () => ctx.hub.name,
     clock: ctx.clock,
     log: ctx.log,
     metrics: ctx.metrics,
-    // The engine's writes cross planes (members, Works) no watch of one controller covers.
-    onStale: 'backoff',
+    onStale,
   });
   for (const trigger of triggers) controller.watch(trigger);
   return controller;
@@ -56,7 +57,17 @@ export function bindingController(
   reconcile: ControllerOptions<BindingKey>['reconcile'],
   ...predicates: Predicate<Binding>[]
 ): Controller<BindingKey> {
-  return engineController(ctx, {
+  return engineController(ctx, bindingControllerOptions(view, name, reconcile, ...predicates));
+}
+
+/** What `bindingController` builds its controller from, for one that changes an option. */
+export function bindingControllerOptions(
+  view: HubView,
+  name: string,
+  reconcile: ControllerOptions<BindingKey>['reconcile'],
+  ...predicates: Predicate<Binding>[]
+): EngineControllerOptions<BindingKey> {
+  return {
     name,
     reconcile,
     toString: bindingKeyString,
@@ -65,5 +76,5 @@ export function bindingController(
     triggers: [view.resourceBindings, view.clusterResourceBindings].map((informer) =>
       forObject(informer, (binding) => bindingKeyOf(binding), ...predicates),
     ),
-  });
+  };
 }
