@@ -183,6 +183,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     dataDir: options.dataDir,
     log: log.child({ component: 'apiserver' }),
     plane: { writeCounter: new WriteCounter(metrics.registry) },
+    // Every controller set is in this process: its clients skip TLS (plane-kubeconfig.ts).
+    loopback: true,
   });
   composeStaticPlanes(server, config);
 
