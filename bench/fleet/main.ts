@@ -25,7 +25,9 @@
  *      the interface's project copy `c-<p>.<cell>` (controllers.md §13) in the project plane
  *      (negative when the copy is there first: the copy follows the interface, not the claim);
  *   7. copy writes per claim: every watch event on hub NetworkInterfaces and on project-plane
- *      copies (each is one write) from before the first create until the planes are quiet, / P×L.
+ *      copies (each is one write) from before the first create until the planes are quiet, / P×L;
+ *   8. counts (counts.ts), over the same span: reconciles and retries per controller, API writes
+ *      per binding by plane, identity, resource, subresource and verb, and the fleet's CPU seconds.
  *
  * Usage: npm run bench:fleet -- [--projects P] [--locations L] [--concurrency C] [--timeout S]
  *        [--profile DIR]
@@ -33,11 +35,13 @@
  *        (one binding at a time on the default fleet: see sequential.ts)
  */
 import { readFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { stringify } from 'yaml';
 import { COPY_SELECTOR } from '../../src/apis/networking/v1alpha/interface-copy.ts';
 import type { KubeObject, WatchHandle } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
+import { countLines, metricsUrls, snapshot } from './counts.ts';
 import { sequential } from './sequential.ts';
 
 interface Args {
@@ -224,6 +228,11 @@ async function main(args: Args): Promise<void> {
   console.log(
     `fleet: ${args.projects} projects × ${args.locations} locations (one cell each) = ${pairs} bindings and ${pairs} claims`,
   );
+  console.log(
+    `load average at the start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const setupStarted = performance.now();
   const fleet = await startChildFleet({
     config: fleetConfig(args),
@@ -255,6 +264,8 @@ async function main(args: Args): Promise<void> {
       }),
     );
     const rate = await backgroundRate(fleet, args);
+    const urls = metricsUrls(fleet.stdout());
+    const countsBefore = await snapshot(urls, fleet.child.pid!);
     const before = { sum: await revisionSum(fleet, args), at: performance.now() };
     console.log(
       `setup: every project bound and its namespace on every cell after ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
@@ -314,6 +325,7 @@ async function main(args: Args): Promise<void> {
     const last = performance.now();
     for (const watch of watches) watch.abort();
     const after = await quietRevisions(fleet, args, rate);
+    const countsAfter = await snapshot(urls, fleet.child.pid!);
     copies.stop();
     const copyWrites = copies.writes();
     const writes = after.sum - before.sum - Math.round(rate * (after.at - before.at));
@@ -349,6 +361,12 @@ async function main(args: Args): Promise<void> {
     );
     console.log(
       `result: ${copyReport}; ${(copyWrites / pairs).toFixed(1)} copy writes per claim (${copyWrites}, hub and project copies)`,
+    );
+    for (const line of countLines(countsBefore, countsAfter, pairs)) console.log(line);
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
     );
   } finally {
     await fleet.dispose();

@@ -8,6 +8,7 @@ import type { AdmissionPlugin } from './admission/plugins.ts';
 import type { KubeObject } from './objects.ts';
 import type { Catalog } from './resources/catalog.ts';
 import type { RevisionLog } from './storage/revision-log.ts';
+import type { WriteCounter } from './write-counter.ts';
 
 export interface PlaneState {
   readonly name: string;
@@ -16,6 +17,8 @@ export interface PlaneState {
   readonly admission: readonly AdmissionPlugin[];
   /** The largest encoded object a write may store (limits.ts). */
   readonly maxObjectBytes: number;
+  /** Counts the writes that advance the revision, when configured. */
+  readonly writeCounter?: WriteCounter;
   now(): Date;
   namespace(name: string): KubeObject | undefined;
   /** Starts deleting a namespace (Terminating); it goes once its content is gone. */

@@ -21,6 +21,7 @@ import { GarbageCollector } from './lifecycle/garbage-collector.ts';
 import { NamespaceTermination } from './lifecycle/namespace-termination.ts';
 import { removeStrandedDeletions } from './lifecycle/stranded-deletions.ts';
 import { randomUUID } from 'node:crypto';
+import type { WriteCounter } from './write-counter.ts';
 
 export interface PlaneOptions {
   historyLimit?: number;
@@ -30,6 +31,8 @@ export interface PlaneOptions {
   maxObjectBytes?: number;
   backend?: LogBackend;
   now?: () => Date;
+  /** Counts every write that advances the revision, by who made it (write-counter.ts). */
+  writeCounter?: WriteCounter;
 }
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system'];
@@ -46,6 +49,7 @@ export class Plane implements PlaneState {
    * once the plane is built from what could be salvaged); absent for a healthy plane.
    */
   degraded?: { file: string; cause: string };
+  readonly writeCounter?: WriteCounter;
   private readonly namespaceTermination: NamespaceTermination;
   private readonly crdCleanup: CrdCleanup;
   private readonly garbageCollector: GarbageCollector;
@@ -65,6 +69,7 @@ export class Plane implements PlaneState {
     );
     removeStrandedDeletions(this.log);
     this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
+    this.writeCounter = options.writeCounter;
     this.catalog = new Catalog(this.log);
     this.now = options.now ?? (() => new Date());
     for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);

@@ -30,6 +30,7 @@ import {
   projectControlPlanePath,
 } from '../apis/resourcemanager/v1alpha1/control-plane-path.ts';
 import { AuditLog, type AuditedRequest } from './audit.ts';
+import { listenLoopback, type LoopbackListener } from './loopback-listener.ts';
 import { loadOrCreateCertificates, type ServingCertificates } from './auth/certificates.ts';
 import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
 import { selfSubjectAccessReview } from './auth/access-review.ts';
@@ -99,6 +100,8 @@ export interface ApiServerOptions {
   plane?: PlaneOptions;
   /** Appends an audit.k8s.io/v1 Event per request here (JSON lines, level Metadata). */
   auditLog?: string;
+  /** Also serve plain HTTP on 127.0.0.1 for in-process clients (loopback-listener.ts). */
+  loopback?: boolean;
 }
 
 interface PlaneEntry {
@@ -153,6 +156,7 @@ export class ApiServer {
   private listeningPort?: number;
   private adminTokenValue = '';
   private readonly audit?: AuditLog;
+  private loopback?: LoopbackListener;
 
   private constructor(
     readonly certificates: ServingCertificates,
@@ -195,6 +199,13 @@ export class ApiServer {
     if (!entry) throw new Error(`no plane named ${planeName}`);
     const host = this.host.includes(':') ? `[${this.host}]` : this.host;
     return `https://${host}:${this.port}${entry.plane.basePath}`;
+  }
+
+  /** `http://127.0.0.1:<port><basePath>` of a plane on the loopback listener, when it serves one. */
+  loopbackUrl(planeName: string): string | undefined {
+    const entry = this.planes.get(planeName);
+    if (!entry) throw new Error(`no plane named ${planeName}`);
+    return this.loopback && `${this.loopback.origin}${entry.plane.basePath}`;
   }
 
   plane(name: string): Plane | undefined {
@@ -310,7 +321,7 @@ export class ApiServer {
     this.server = undefined;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
-    await closed;
+    await Promise.all([closed, this.loopback?.close()]);
     for (const { plane } of this.planes.values()) plane.close();
     await this.audit?.close();
   }
@@ -349,6 +360,8 @@ export class ApiServer {
       server.listen(this.options.port ?? 0, this.host, () => resolve());
     });
     this.listeningPort = (server.address() as AddressInfo).port;
+    if (this.options.loopback)
+      this.loopback = await listenLoopback((req, res) => void this.handle(req, res), server.keepAliveTimeout);
   }
 
   private resolvePlane(path: string): { entry: PlaneEntry; rest: string } | undefined {

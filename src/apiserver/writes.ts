@@ -38,6 +38,7 @@ import {
 } from './objects.ts';
 import { checkObjectSize } from './limits.ts';
 import type { PlaneState } from './plane-state.ts';
+import type { WriteVerb } from './write-counter.ts';
 import type { Change } from './storage/revision-log.ts';
 import {
   apiVersionOf,
@@ -54,6 +55,8 @@ import { checkMetadataTypes, validateObjectMeta } from './validation/object-meta
 export interface WriteOptions {
   dryRun?: boolean;
   user?: string;
+  /** The request's User-Agent, for the write counter. */
+  userAgent?: string;
   /** The requesting identity's groups (escalation checks read them). */
   groups?: string[];
   fieldValidation?: AdmissionRequest['fieldValidation'];
@@ -157,9 +160,40 @@ function commit(
   type: ResourceType,
   change: Change,
   related: RelatedWrite[],
+  by: WriteBy,
 ): KubeObject | undefined {
-  const [result] = plane.log.transact([change, ...related.map((w) => relatedChange(plane, w))]);
+  const [result] = transactCounted(plane, [change], related, by);
   return result && presentedForm(type, result);
+}
+
+/** Who makes a write, for the plane's write counter (write-counter.ts). */
+interface WriteBy {
+  options: WriteOptions;
+  verb: WriteVerb;
+}
+
+/**
+ * One transaction of the request's own changes and its related writes; each stored change is
+ * counted once it has committed.
+ */
+function transactCounted(
+  plane: PlaneState,
+  own: Change[],
+  related: RelatedWrite[],
+  by: WriteBy,
+  after: Change[] = [],
+): (KubeObject | undefined)[] {
+  const results = plane.log.transact([...own, ...related.map((w) => relatedChange(plane, w)), ...after]);
+  const counter = plane.writeCounter;
+  if (counter) {
+    const { user, userAgent, subresource = '' } = by.options;
+    const count = (resource: string, sub: string, verb: WriteVerb) =>
+      counter.count({ plane: plane.name, user, userAgent, resource, subresource: sub, verb });
+    for (const change of own) count(change.resource, subresource, by.verb);
+    for (const write of related) count(write.type.storage, '', write.remove ? 'remove' : 'related');
+    for (const change of after) count(change.resource, '', 'remove');
+  }
+  return results;
 }
 
 function checkNamespace(
@@ -244,6 +278,7 @@ export function createObject(
     type,
     { resource: type.storage, key, object: storedForm(type, object) },
     admitted.related,
+    { options, verb: 'create' },
   )!;
 }
 
@@ -335,14 +370,12 @@ export function updateObject(
   if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
     // The update and the removal are one transaction: a crash between two would leave the
     // object deleting with nothing left to remove it (scenario 133).
-    const results = plane.log.transact([
-      change,
-      ...admitted.related.map((w) => relatedChange(plane, w)),
+    const results = transactCounted(plane, [change], admitted.related, { options, verb: 'update' }, [
       { resource: type.storage, key },
     ]);
     return presentedForm(type, results[results.length - 1]!);
   }
-  return commit(plane, type, change, admitted.related)!;
+  return commit(plane, type, change, admitted.related, { options, verb: 'update' })!;
 }
 
 export interface DeleteOptions {
@@ -426,12 +459,16 @@ export function deleteObject(
         type,
         { resource: type.storage, key, object: storedForm(type, marked) },
         related,
+        { options, verb: 'update' },
       )!,
       pending: true,
     };
   }
   if (options.dryRun) return { object: old, pending: false };
-  return { object: commit(plane, type, { resource: type.storage, key }, related)!, pending: false };
+  return {
+    object: commit(plane, type, { resource: type.storage, key }, related, { options, verb: 'delete' })!,
+    pending: false,
+  };
 }
 
 /** Drops `finalizer` from a stored object; a deleting object whose last finalizer goes is deleted. */

@@ -4,7 +4,8 @@
  * kubeconfig naming each plane, and the dashboard (src/dashboard) unless `--dashboard off`.
  *
  * Guarantees: once the fleet is up it prints a few lines to stdout — where it listens (the first
- * line starts with `netpresence fleet is up at `), where the kubeconfig is and what to try next;
+ * line starts with `netpresence fleet is up at `), where the kubeconfig is, where its controllers'
+ * and API writes' Prometheus metrics are served (`metrics: `) and what to try next;
  * logs go to stderr. A config that does not parse exits 1 naming every problem. A signal stops
  * the fleet cleanly and exits 0.
  */
@@ -34,6 +35,8 @@ export interface UpFlags {
 }
 
 export const DASHBOARD_LINE_PREFIX = 'dashboard: ';
+/** The line naming every Prometheus `/metrics` URL of the fleet, separated by spaces. */
+export const METRICS_LINE_PREFIX = 'metrics: ';
 
 export async function loadConfig(path: string | undefined): Promise<FleetConfig> {
   if (!path) return defaultFleetConfig();
@@ -59,6 +62,7 @@ export function readyLines(
     `${READY_LINE_PREFIX}${fleet.url} (ready in ${(startedMs / 1000).toFixed(1)} s)`,
     `kubeconfig: ${fleet.kubeconfigPath} — contexts platform, hub, project-<name>, <cell>, and -as-consumer / -as-cell`,
     ...(dashboardUrl ? [`${DASHBOARD_LINE_PREFIX}${dashboardUrl}`] : []),
+    `${METRICS_LINE_PREFIX}${fleet.metricsUrls.join(' ')}`,
     'next:',
     `  export KUBECONFIG=${fleet.kubeconfigPath}`,
     '  kubectl --context hub get clusters',

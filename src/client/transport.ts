@@ -15,6 +15,7 @@
  * server never read it.
  * Caveat: requests have no timeout of their own, like client-node's, so a hung server hangs them.
  */
+import { userAgent } from './user-agent.ts';
 import type { KubeConfig } from '@kubernetes/client-node';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -49,10 +50,12 @@ function urlOf(kubeConfig: KubeConfig, path: string, query: Query = {}): URL {
 export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promise<http.IncomingMessage> {
   const url = urlOf(kubeConfig, request.path, request.query);
   const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+  const agent = userAgent();
   const options: https.RequestOptions = {
     method: request.method,
     headers: {
       Accept: 'application/json',
+      ...(agent && { 'User-Agent': agent }),
       ...(payload && {
         'Content-Type': request.contentType ?? 'application/json',
         'Content-Length': payload.length,

@@ -38,6 +38,8 @@ import { embeddedMembers } from '../propagation/member/index.ts';
 import { systemClock } from '../runtime/clock.ts';
 import type { RunnableController } from '../runtime/controller.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
+import { serveEndpoints } from '../runtime/endpoints.ts';
+import { WriteCounter } from '../apiserver/write-counter.ts';
 import {
   PlaneRegistry,
   PROJECTS,
@@ -100,7 +102,10 @@ export interface Fleet {
    * read-only identity; project planes are reached under `platform`.
    */
   readOnlyKubeconfig(): string;
-  /** The `/metrics` URLs (loopback, ephemeral ports) of the manager and of each cell's controllers. */
+  /**
+   * The `/metrics` URLs (loopback, ephemeral ports): the manager's, each cell's, then the rest of
+   * the fleet's (stand-ins, data plane, propagation engine, and the API server's writes by identity).
+   */
   metricsUrls: string[];
   stop(): Promise<void>;
 }
@@ -169,11 +174,17 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const clock = systemClock;
+  // The stand-ins', data plane's and propagation engine's controller metrics, and the server's
+  // writes by identity, served beside the manager's and the cells'.
+  const metrics = new RuntimeMetrics(new Registry());
   const server = await ApiServer.start({
     host: options.host,
     port: options.port,
     dataDir: options.dataDir,
     log: log.child({ component: 'apiserver' }),
+    plane: { writeCounter: new WriteCounter(metrics.registry) },
+    // Every controller set is in this process: its clients skip TLS (plane-kubeconfig.ts).
+    loopback: true,
   });
   composeStaticPlanes(server, config);
 
@@ -200,7 +211,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     projects,
     clock,
     log,
-    metrics: new RuntimeMetrics(new Registry()),
+    metrics,
     server,
     config,
     kubeconfig,
@@ -246,6 +257,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       mode: 'embedded',
       hub: planeKubeConfig(server, HUB_PLANE, propagatorToken),
       members: embeddedMembers({ kubeConfigFor: (plane) => memberKubeConfigs.get(plane), clock, log }),
+      metrics,
       log: log.child({ component: 'propagator' }),
       clock,
     }),
@@ -269,6 +281,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   ] as const);
   log.info({ ms: elapsed() }, 'manager, propagation engine and cells are up');
   const dataPlane = await startDataPlane(ctx);
+  const fleetEndpoints = await serveEndpoints({ metricsAddr: LOOPBACK_METRICS, metrics, ready: () => true });
   await seeded;
   log.info({ ms: elapsed() }, 'the fleet is seeded');
 
@@ -277,7 +290,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     server,
     kubeconfigPath: options.kubeconfigPath,
     url: server.url(ROOT_PLANE),
-    metricsUrls: [manager, ...cells].flatMap((process) =>
+    metricsUrls: [manager, ...cells, fleetEndpoints].flatMap((process) =>
       process.metricsUrl ? [`${process.metricsUrl}/metrics`] : [],
     ),
     readOnlyKubeconfig: () =>
@@ -296,6 +309,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ),
     stop() {
       stopping ??= (async () => {
+        await fleetEndpoints.close();
         await dataPlane.stop();
         for (const cell of cells) await cell.stop();
         await engine.stop();

@@ -7,7 +7,8 @@
  * exactly one live Work per listed cluster and no other, and every one is `Applied=True`; a Work
  * without an `Applied` condition counts as not applied. `health` is always `Unknown` and no
  * member status is collected. The status is written only when it changes, guarded by the
- * binding's resourceVersion.
+ * binding's resourceVersion; a write refused as stale is redone when the binding's event arrives
+ * (every binding event wakes this controller), never after a backoff.
  */
 import type { Work } from '../apis/work/v1alpha1/work.ts';
 import { WorkConditionType } from '../apis/work/v1alpha1/work.ts';
@@ -90,9 +91,13 @@ export const statusController: ControllerDefinition<EngineContext> = {
   name,
   build(ctx: EngineContext): Controller<BindingKey> {
     const view = hubView(ctx);
+    // Its one write is the binding's status, guarded by the binding's resourceVersion: a 409 or
+    // 404 means the binding changed or went, and that event (every binding event wakes this
+    // controller) re-queues the key — no backoff to wait out.
     const controller = bindingController(ctx, view, {
       name,
       reconcile: (key) => reconcile(key, view, ctx.clock),
+      onStale: 'watch',
     });
     controller.watch(
       watches(view.works, (event) => {

@@ -35,6 +35,7 @@
  * dedup; `start` is called after the informers behind the triggers are synced.
  * Caveat: keys enqueued before `start` wait in the queue; `stop` drops keys not yet started.
  */
+import { asAgent } from '../client/user-agent.ts';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.ts';
 import type { Clock } from './clock.ts';
 import { controllerLogger, type Logger } from './logging.ts';
@@ -207,7 +208,7 @@ export class Controller<K> implements RunnableController {
   /** One pass of the reconciler; a thrown 409 Conflict or 404 NotFound is a stale write. */
   private async pass(key: K, log: Logger, fresh: boolean): Promise<Outcome> {
     try {
-      return (await this.options.reconcile(key, log, { fresh })) ?? done();
+      return (await asAgent(this.name, () => this.options.reconcile(key, log, { fresh }))) ?? done();
     } catch (error) {
       return isConflict(error) || isNotFound(error) ? stale() : { kind: 'failed', error };
     }

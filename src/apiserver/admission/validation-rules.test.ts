@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SchemaNode, ValidationRule } from './schema-node.ts';
-import { validateRules } from './validation-rules.ts';
+import { sharedExpression, validateRules } from './validation-rules.ts';
 
 const ref = (rules: ValidationRule[] = []): SchemaNode => ({
   type: 'object',
@@ -252,5 +252,29 @@ describe('validation rules', () => {
       note: { type: 'string', nullable: true, 'x-kubernetes-validations': [{ rule: 'size(self) > 3' }] },
     });
     assert.deepEqual(lines(schema, { note: null }), []);
+  });
+});
+
+describe('validation rules shared across planes', () => {
+  it('compiles one program per rule text, used by two copies of the same schema with their own results', () => {
+    const rule = { rule: 'self.size() <= 3', message: 'at most three' };
+    const planeA = withSpec({
+      tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [rule] },
+    });
+    const planeB = structuredClone(planeA);
+    assert.equal(sharedExpression(rule.rule), sharedExpression(rule.rule));
+    assert.deepEqual(lines(planeA, { tags: ['a'] }), []);
+    assert.deepEqual(lines(planeB, { tags: ['a', 'b', 'c', 'd'] }), [
+      'spec.tags: Invalid value: "array": at most three',
+    ]);
+    assert.deepEqual(lines(planeA, { tags: ['a', 'b', 'c', 'd'] }), [
+      'spec.tags: Invalid value: "array": at most three',
+    ]);
+    assert.deepEqual(lines(planeB, { tags: [] }), []);
+  });
+
+  it('still fails every write that reaches a rule that does not compile', () => {
+    const broken = withSpec({}, [{ rule: 'nosuchfunction(self)' }]);
+    assert.match(lines(broken, {})[0], /rule compile error: undeclared reference to 'nosuchfunction'/);
   });
 });

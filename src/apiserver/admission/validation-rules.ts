@@ -3,9 +3,10 @@
  * sits on, as apiextensions-apiserver's CEL validator evaluates them.
  *
  * Guarantees:
- * - Each rule is compiled once per schema node (a WeakMap keyed by the node object), on the first
- *   object that reaches it; a rule that does not compile fails every write that reaches it with
- *   `rule compile error: …` (the real server would have refused the CRD).
+ * - Each rule is looked up once per schema node (a WeakMap keyed by the node object), on the first
+ *   object that reaches it, and its expressions are compiled once per distinct source text for
+ *   the whole process (shared by every plane); a rule that does not compile fails every write
+ *   that reaches it with `rule compile error: …` (the real server would have refused the CRD).
  * - `self` is the node's value; a rule runs only where the value is present and not null. A rule
  *   reading `oldSelf` is a transition rule: it runs only when the old object has a correlated
  *   value — same property, same map key, or the item of a `x-kubernetes-list-type: map` list
@@ -145,12 +146,31 @@ function rulesOf(node: SchemaNode): CompiledRule[] {
   return rules;
 }
 
+/** How many distinct expressions `sharedExpression` keeps; past it, it starts afresh. */
+export const SHARED_EXPRESSIONS = 4096;
+const sharedExpressions = new Map<string, Expression>();
+
+/**
+ * `source` compiled, shared by content across schema nodes and planes (every project plane holds
+ * its own copy of the same CRDs), as compiled JSON schemas are (validate.ts): a compiled
+ * expression holds no state between evaluations. Throws as compileExpression does.
+ */
+export function sharedExpression(source: string): Expression {
+  let expression = sharedExpressions.get(source);
+  if (!expression) {
+    expression = compileExpression(source);
+    if (sharedExpressions.size >= SHARED_EXPRESSIONS) sharedExpressions.clear();
+    sharedExpressions.set(source, expression);
+  }
+  return expression;
+}
+
 function compileRule(rule: ValidationRule, node: SchemaNode): CompiledRule {
   try {
     return {
       rule,
-      check: compileExpression(rule.rule),
-      message: rule.messageExpression ? compileExpression(rule.messageExpression) : undefined,
+      check: sharedExpression(rule.rule),
+      message: rule.messageExpression ? sharedExpression(rule.messageExpression) : undefined,
       fieldPath: rule.fieldPath ? normalizedFieldPath(rule.fieldPath, node) : '',
     };
   } catch (err) {

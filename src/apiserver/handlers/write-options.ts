@@ -32,6 +32,7 @@ export function writeOptions(r: ResourceRequest): WriteOptions {
   return {
     dryRun: dryRun.length > 0,
     user: r.user,
+    userAgent: r.req.headers['user-agent'],
     groups: r.groups,
     fieldValidation: fieldValidation as WriteOptions['fieldValidation'],
     subresource: r.subresource,

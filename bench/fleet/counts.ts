@@ -1,0 +1,145 @@
+/**
+ * bench/fleet's counts, which load does not change: per controller, the reconciles
+ * (`controller_runtime_reconcile_total`, by result) and retries (`workqueue_retries_total`) the
+ * run cost, and the API writes (`netpresence_apiserver_writes_total`, only writes that advanced a
+ * revision) by plane kind, identity, resource, subresource and verb — and by controller when the
+ * fleet runs with NETPRESENCE_USER_AGENT_PER_CONTROLLER=1 (client/user-agent.ts; it costs CPU, so
+ * time that run apart) — and the fleet process's CPU time, from /proc.
+ *
+ * Guarantees: every figure is a difference between two snapshots (before the first create, after
+ * the planes are quiet), so the fleet's setup is left out; controllers that run in several
+ * processes under one name (one per cell) are summed; every /metrics URL the fleet printed on its
+ * `metrics: ` line is read, and a URL that does not answer fails the snapshot.
+ */
+import { readFile } from 'node:fs/promises';
+import { parsePrometheusText, type Sample } from '../../src/dashboard/prometheus-text.ts';
+import { METRICS_LINE_PREFIX } from '../../src/cli/up.ts';
+
+const RECONCILES = 'controller_runtime_reconcile_total';
+const RETRIES = 'workqueue_retries_total';
+const WRITES = 'netpresence_apiserver_writes_total';
+
+export interface Snapshot {
+  /** `controller|result` → count. */
+  reconciles: Map<string, number>;
+  /** queue name (the controller's) → count. */
+  retries: Map<string, number>;
+  /** `planeKind|user [agent]|resource|subresource|verb` → count. */
+  writes: Map<string, number>;
+  /** The fleet process's user + system CPU seconds. */
+  cpuSeconds: number;
+}
+
+/** The `/metrics` URLs on the fleet's `metrics: ` ready line. */
+export function metricsUrls(stdout: string): string[] {
+  const line = stdout.split('\n').find((l) => l.startsWith(METRICS_LINE_PREFIX));
+  return line ? line.slice(METRICS_LINE_PREFIX.length).split(' ').filter(Boolean) : [];
+}
+
+/** platform, hub, project (every project plane) or cell (every cell plane). */
+export function planeKind(plane: string): string {
+  if (plane === '' || plane === 'root') return 'platform';
+  if (plane.startsWith('project-')) return 'project';
+  if (plane === 'hub') return 'hub';
+  return 'cell';
+}
+
+/** A cell's identity names its cell; the table names the role. */
+function userRole(user: string): string {
+  return user.replace(/cell-loc-\d+/g, 'cell-<l>');
+}
+
+function add(map: Map<string, number>, key: string, value: number) {
+  map.set(key, (map.get(key) ?? 0) + value);
+}
+
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+export async function snapshot(urls: string[], pid: number): Promise<Snapshot> {
+  const samples: Sample[] = [];
+  for (const url of urls) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    samples.push(...parsePrometheusText(await response.text()));
+  }
+  const result: Snapshot = {
+    reconciles: new Map(),
+    retries: new Map(),
+    writes: new Map(),
+    cpuSeconds: await cpuSeconds(pid),
+  };
+  for (const { name, labels, value } of samples) {
+    if (name === RECONCILES) add(result.reconciles, `${labels.controller}|${labels.result}`, value);
+    else if (name === RETRIES) add(result.retries, labels.name, value);
+    else if (name === WRITES)
+      add(
+        result.writes,
+        [
+          planeKind(labels.plane),
+          userRole(labels.user) + (labels.user_agent ? ` ${labels.user_agent}` : ''),
+          labels.resource,
+          labels.subresource,
+          labels.verb,
+        ].join('|'),
+        value,
+      );
+  }
+  return result;
+}
+
+function delta(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [key, value] of after) {
+    const d = value - (before.get(key) ?? 0);
+    if (d !== 0) out.set(key, d);
+  }
+  return out;
+}
+
+/** The lines bench/fleet prints: reconciles and retries per controller, writes per binding. */
+export function countLines(before: Snapshot, after: Snapshot, pairs: number): string[] {
+  const lines: string[] = [];
+  const reconciles = delta(after.reconciles, before.reconciles);
+  const retries = delta(after.retries, before.retries);
+  const controllers = new Map<string, Map<string, number>>();
+  for (const [key, value] of reconciles) {
+    const [controller, resultName] = key.split('|');
+    if (!controllers.has(controller)) controllers.set(controller, new Map());
+    controllers.get(controller)!.set(resultName, value);
+  }
+  for (const name of retries.keys()) if (!controllers.has(name)) controllers.set(name, new Map());
+  const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  lines.push('counts: controller | reconciles (by result) | retries');
+  for (const [controller, results] of [...controllers].sort((a, b) => total(b[1]) - total(a[1]))) {
+    const byResult = [...results]
+      .sort((a, b) => b[1] - a[1])
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ');
+    lines.push(`counts: ${controller} | ${total(results)} (${byResult}) | ${retries.get(controller) ?? 0}`);
+  }
+  const all = delta(after.writes, before.writes);
+  // Lease renewals are the background the revision figure leaves out too.
+  const leases = [...all].filter(([key]) => key.includes('/leases|'));
+  const writes = new Map([...all].filter(([key]) => !key.includes('/leases|')));
+  const allWrites = total(writes);
+  lines.push(
+    `counts: writes per binding by plane | identity [controller] | resource | subresource | verb: ${(allWrites / pairs).toFixed(2)} (${allWrites} writes)`,
+  );
+  for (const [key, value] of [...writes].sort((a, b) => b[1] - a[1]))
+    lines.push(`counts: ${key.split('|').join(' | ')} | ${(value / pairs).toFixed(2)} (${value})`);
+  lines.push(`counts: Lease renewals (not counted above): ${leases.reduce((a, [, n]) => a + n, 0)}`);
+  const byPlane = new Map<string, number>();
+  for (const [key, value] of writes) add(byPlane, key.split('|')[0], value);
+  lines.push(
+    `counts: writes per binding per plane: ${[...byPlane].map(([p, n]) => `${p} ${(n / pairs).toFixed(2)}`).join(', ')}`,
+  );
+  lines.push(
+    `counts: fleet CPU ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s (user + system, first create → quiet)`,
+  );
+  return lines;
+}
