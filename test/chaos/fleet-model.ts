@@ -7,12 +7,14 @@
  * Guarantees: commands are applied without waiting in between, so the fleet sees them racing as a
  * busy operator would; the model predicts only what does not depend on that timing — a claim that
  * may or may not have bound while its context briefly existed, or whose name a retained interface
- * may hold, is predicted `unknown` and only the invariants judge it. Each sequence uses its own
- * names (prefix `s<n>-`), so one fleet serves many sequences; location availability is restored
- * after each.
+ * may hold, is predicted `unknown` and only the invariants judge it. A Network created again after
+ * its deletion gets a new name (whether the old one is gone yet is timing); a binding or claim of a
+ * deleted name is created again once its old object is gone (bounded). Each sequence uses its own
+ * names (prefix `s<n>-`) and, once checked, deletes what it made and waits (bounded) for all of it
+ * to be gone — a deletion that does not complete is a violation — so one fleet serves many
+ * sequences; location availability is restored after each. Every wait is bounded.
  * Caveats: Cluster readiness and relabelling and Project deletion are not among the commands (the
- * fleet's stand-ins drive those); a Network name is never reused within a sequence once deleted,
- * as a Network held by its contexts' interfaces may still be deleting.
+ * fleet's health probe writes Cluster Ready; one project serves every sequence).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,9 +27,11 @@ import type { KubeObject, ResourceId } from '../../src/client/types.ts';
 import { parseFleetConfig } from '../../src/fleet/config.ts';
 import { startFleet, type Fleet } from '../../src/fleet/fleet.ts';
 import { hubNamespaceName } from '../../src/apis/common/upstream.ts';
+import { eventually } from '../support/apiserver.ts';
 import { KINDS } from '../support/fleet.ts';
 import { settledInvariants, type FleetReader } from '../support/invariants.ts';
 import { SERVICE_AVAILABILITIES } from '../support/project-fixtures.ts';
+import { IP_ALLOCATIONS } from '../support/cell-fixtures.ts';
 import { CHAOS_CELLS, chaosConfig } from './chaos-driver.ts';
 
 type Any = any;
@@ -116,38 +120,67 @@ export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('deleteClaim' as const), claim: index, location }), weight: 1 },
 );
 
-/** A sequence of commands, long enough to build and break something. */
-export const sequenceArbitrary = fc.array(commandArbitrary, { minLength: 4, maxLength: 12 });
+/**
+ * A start that builds something to break: a Network, a binding of it and a claim on it in one
+ * location (the claim asking a family the Network may or may not carry).
+ */
+const buildArbitrary: fc.Arbitrary<Command[]> = fc
+  .record({ network: index, families, location, claimFamilies: families, retain: fc.boolean() })
+  .map(({ network, families, location, claimFamilies, retain }): Command[] => [
+    { kind: 'createNetwork', network, families },
+    { kind: 'createBinding', binding: 0, network, location },
+    { kind: 'createClaim', claim: 0, location, network, families: claimFamilies.slice(0, 1), retain },
+  ]);
+
+/** A sequence of commands: often a build first, then random commands racing it. */
+export const sequenceArbitrary: fc.Arbitrary<Command[]> = fc
+  .tuple(
+    fc.oneof({ arbitrary: buildArbitrary, weight: 3 }, { arbitrary: fc.constant<Command[]>([]), weight: 1 }),
+    fc.array(commandArbitrary, { minLength: 2, maxLength: 10 }),
+  )
+  .map(([build, rest]) => [...build, ...rest]);
 
 /** What the model knows of one sequence. */
 export class FleetModel {
-  networks = new Map<number, { families: Family[]; deleted: boolean }>();
-  bindings = new Map<number, { network: number; location: Location }>();
+  /** Networks by name; a deleted one keeps its entry (it may still be deleting in the fleet). */
+  networks = new Map<string, { families: Family[]; deleted: boolean }>();
+  /** How many times each network index was created again after a deletion. */
+  generations = new Map<number, number>();
+  bindings = new Map<number, { network: string; location: Location }>();
   locationReady: Record<Location, boolean> = { 'us-central-1': true, 'eu-west-1': true };
   serviceAvailable: Record<Location, boolean> = { 'us-central-1': true, 'eu-west-1': true };
-  claims = new Map<string, { network: number; families: Family[]; retain: boolean; mayHaveBound: boolean }>();
+  claims = new Map<string, { network: string; families: Family[]; retain: boolean; mayHaveBound: boolean }>();
   /** Claim names (cell/claim) whose earlier Retain claim may have left an interface. */
   retainedMaybe = new Set<string>();
+
+  /**
+   * The name network index `n` has now: a Network created again after a deletion gets a new
+   * name, since whether the old one is gone yet (and the name free) is the fleet's timing.
+   */
+  networkName(n: number): string {
+    const generation = this.generations.get(n) ?? 0;
+    return generation === 0 ? `n${n}` : `n${n}r${generation}`;
+  }
 
   available(l: Location): boolean {
     return this.locationReady[l] && this.serviceAvailable[l];
   }
 
-  liveNetwork(n: number) {
-    const network = this.networks.get(n);
+  liveNetwork(name: string) {
+    const network = this.networks.get(name);
     return network && !network.deleted ? network : undefined;
   }
 
-  contextPresent(n: number, l: Location): boolean {
+  contextPresent(name: string, l: Location): boolean {
     return (
-      this.liveNetwork(n) !== undefined &&
+      this.liveNetwork(name) !== undefined &&
       this.available(l) &&
-      [...this.bindings.values()].some((b) => b.network === n && b.location === l)
+      [...this.bindings.values()].some((b) => b.network === name && b.location === l)
     );
   }
 
   /** Whether the claim's context carries its families right now. */
-  claimServed(c: { network: number; families: Family[] }, l: Location): boolean {
+  claimServed(c: { network: string; families: Family[] }, l: Location): boolean {
     const network = this.liveNetwork(c.network);
     return this.contextPresent(c.network, l) && c.families.every((f) => network!.families.includes(f));
   }
@@ -155,24 +188,30 @@ export class FleetModel {
   /** Applies a command; false when the fleet is expected to refuse it (nothing changes). */
   apply(command: Command): boolean {
     switch (command.kind) {
-      case 'createNetwork':
-        if (this.networks.has(command.network)) return false;
-        this.networks.set(command.network, { families: command.families, deleted: false });
+      case 'createNetwork': {
+        const current = this.networks.get(this.networkName(command.network));
+        if (current && !current.deleted) return false;
+        if (current) this.generations.set(command.network, (this.generations.get(command.network) ?? 0) + 1);
+        this.networks.set(this.networkName(command.network), { families: command.families, deleted: false });
         break;
+      }
       case 'deleteNetwork':
-        if (!this.liveNetwork(command.network)) return false;
-        this.networks.get(command.network)!.deleted = true;
+        if (!this.liveNetwork(this.networkName(command.network))) return false;
+        this.networks.get(this.networkName(command.network))!.deleted = true;
         break;
       case 'editFamilies':
-        if (!this.liveNetwork(command.network)) return false;
-        this.networks.get(command.network)!.families = command.families;
+        if (!this.liveNetwork(this.networkName(command.network))) return false;
+        this.networks.get(this.networkName(command.network))!.families = command.families;
         break;
       case 'editMtu':
-        if (!this.liveNetwork(command.network)) return false;
+        if (!this.liveNetwork(this.networkName(command.network))) return false;
         break;
       case 'createBinding':
         if (this.bindings.has(command.binding)) return false;
-        this.bindings.set(command.binding, { network: command.network, location: command.location });
+        this.bindings.set(command.binding, {
+          network: this.networkName(command.network),
+          location: command.location,
+        });
         break;
       case 'deleteBinding':
         if (!this.bindings.delete(command.binding)) return false;
@@ -186,7 +225,12 @@ export class FleetModel {
       case 'createClaim': {
         const key = `${CELL_OF[command.location]}/${command.claim}`;
         if (this.claims.has(key)) return false;
-        this.claims.set(key, { ...command, mayHaveBound: false });
+        this.claims.set(key, {
+          network: this.networkName(command.network),
+          families: command.families,
+          retain: command.retain,
+          mayHaveBound: false,
+        });
         break;
       }
       case 'deleteClaim': {
@@ -236,31 +280,43 @@ export interface ModelFleet extends FleetReader {
   stop(): Promise<void>;
 }
 
-export async function startModelFleet(): Promise<ModelFleet> {
+/** Starts the model's fleet; its logs go to `log` (silent by default). */
+export async function startModelFleet(log = pino({ level: 'silent' })): Promise<ModelFleet> {
   const dir = await mkdtemp(join(tmpdir(), 'netpresence-model-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
   const fleet: Fleet = await startFleet({
     config: parseFleetConfig(chaosConfig(), 'chaos.yaml'),
     kubeconfigPath,
     port: 0,
-    log: pino({ level: 'silent' }),
+    log,
   });
   const parsed = parseKubeConfig(kubeconfigPath);
   const client = <T extends KubeObject>(context: string, id: ResourceId) =>
     resourceClient<T>(withContext(parsed, kubeconfigPath, context), id);
-  let namespace: Any;
-  for (let i = 0; i < 200 && !namespace; i++) {
-    namespace = await client(PROJECT_CONTEXT, KINDS.namespaces).get('default');
-    if (!namespace) await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    // Bounded: a fleet that never publishes the project's namespace fails here, not in a command.
+    const namespace = await eventually(
+      () => client<Any>(PROJECT_CONTEXT, KINDS.namespaces).get('default'),
+      60_000,
+      `${PROJECT_CONTEXT}/default`,
+    );
+    const H = hubNamespaceName(namespace.metadata.uid);
+    // Claims are created in H on each cell: it must be there first (scenarios.md §0).
+    for (const context of ['hub', ...CHAOS_CELLS])
+      await eventually(() => client(context, KINDS.namespaces).get(H), 60_000, `${H} on ${context}`);
+    return {
+      H,
+      client,
+      async stop() {
+        await fleet.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await fleet.stop();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
   }
-  return {
-    H: hubNamespaceName(namespace.metadata.uid),
-    client,
-    async stop() {
-      await fleet.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function setCondition(f: ModelFleet, id: ResourceId, name: string, type: string, status: boolean) {
@@ -280,10 +336,12 @@ async function setCondition(f: ModelFleet, id: ResourceId, name: string, type: s
 
 const availabilityName = (l: Location) => `networking.datumapis.com--${l}`;
 
-/** Sends one command to the fleet; a refusal the model predicted is expected. */
-async function send(f: ModelFleet, prefix: string, command: Command): Promise<void> {
-  const network = (n: number) => `${prefix}n${n}`;
+/**
+ * Sends one command to the fleet, with the names the model gave it (call after `model.apply`).
+ */
+async function send(f: ModelFleet, prefix: string, model: FleetModel, command: Command): Promise<void> {
   const networks = f.client<Any>(PROJECT_CONTEXT, KINDS.networks);
+  const network = (n: number) => `${prefix}${model.networkName(n)}`;
   switch (command.kind) {
     case 'createNetwork':
       await networks.create({
@@ -307,7 +365,7 @@ async function send(f: ModelFleet, prefix: string, command: Command): Promise<vo
       await f.client<Any>('hub', KINDS.networkBindings).create({
         metadata: { name, namespace: f.H },
         spec: {
-          network: { name: network(command.network) },
+          network: { name: `${prefix}${model.bindings.get(command.binding)!.network}` },
           location: { name: command.location },
           consumer: { apiGroup: 'compute.datumapis.com', kind: 'WorkloadDeployment', name },
         },
@@ -329,19 +387,43 @@ async function send(f: ModelFleet, prefix: string, command: Command): Promise<vo
         command.available,
       );
       return;
-    case 'createClaim':
+    case 'createClaim': {
+      const claim = model.claims.get(`${CELL_OF[command.location]}/${command.claim}`)!;
       await f.client<Any>(CELL_OF[command.location], KINDS.claims).create({
         metadata: { name: `${prefix}c${command.claim}`, namespace: f.H },
         spec: {
-          network: { name: network(command.network) },
+          network: { name: `${prefix}${claim.network}` },
           ipFamilies: command.families,
           reclaimPolicy: command.retain ? 'Retain' : 'Delete',
         },
       });
       return;
+    }
     case 'deleteClaim':
       await f.client<Any>(CELL_OF[command.location], KINDS.claims).delete(`${prefix}c${command.claim}`, f.H);
       return;
+  }
+}
+
+/** How long a re-creation waits for the deleted object of its name to be gone. */
+const RECREATE_WITHIN_MS = 60_000;
+
+/**
+ * Sends a command the model accepts; a create refused 409 because the object of that name,
+ * deleted earlier in the sequence, is still finishing its deletion is sent again (as an operator
+ * would) until it is accepted or RECREATE_WITHIN_MS passed.
+ */
+async function sendAccepted(f: ModelFleet, prefix: string, model: FleetModel, command: Command) {
+  const deadline = Date.now() + RECREATE_WITHIN_MS;
+  for (;;) {
+    try {
+      return await send(f, prefix, model, command);
+    } catch (err) {
+      const conflict = (err as { code?: number }).code === 409 && command.kind.startsWith('create');
+      if (!conflict || Date.now() > deadline)
+        throw new Error(`${JSON.stringify(command)} was refused: ${(err as Error).message}`, { cause: err });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
 
@@ -364,10 +446,75 @@ async function mismatches(f: ModelFleet, prefix: string, model: FleetModel): Pro
   return out;
 }
 
+/** Every object of the sequence `prefix` left in the fleet, as `plane kind namespace/name`. */
+async function leftovers(f: ModelFleet, prefix: string): Promise<string[]> {
+  const planes: [string, ResourceId[]][] = [
+    ['hub', [KINDS.networkBindings, KINDS.networkContexts, KINDS.subnets]],
+    [PROJECT_CONTEXT, [KINDS.networks, KINDS.networkContexts, KINDS.subnets, KINDS.ipClaims, IP_ALLOCATIONS]],
+    ...CHAOS_CELLS.map((cell): [string, ResourceId[]] => [
+      cell,
+      [KINDS.claims, KINDS.interfaces, KINDS.networkContexts],
+    ]),
+  ];
+  const out: string[] = [];
+  for (const [plane, ids] of planes)
+    for (const id of ids)
+      for (const o of (await f.client<Any>(plane, id).list({})).items)
+        if (o.metadata.name.startsWith(prefix)) {
+          const conditions = (o.status?.conditions ?? []).map(
+            (c: Any) => `${c.type}=${c.status} ${c.reason}`,
+          );
+          out.push(
+            `${plane} ${id.plural} ${o.metadata.namespace}/${o.metadata.name} ` +
+              `(${o.metadata.deletionTimestamp ? 'deleting' : 'live'}, finalizers ` +
+              `[${(o.metadata.finalizers ?? []).join(', ')}], conditions [${conditions.join('; ')}])`,
+          );
+        }
+  return out;
+}
+
+/**
+ * Deletes what the sequence `prefix` made (claims, interfaces, bindings, Networks) and waits up
+ * to `withinMs` for everything of it to be gone; returns what is still there then.
+ */
+async function cleanUp(f: ModelFleet, prefix: string, withinMs: number): Promise<string[]> {
+  const deleteAll = async (plane: string, id: ResourceId, namespace: string) => {
+    const client = f.client<Any>(plane, id);
+    for (const o of (await client.list({ namespace })).items)
+      if (o.metadata.name.startsWith(prefix) && !o.metadata.deletionTimestamp)
+        await client.delete(o.metadata.name, namespace).catch(() => undefined);
+  };
+  for (const cell of CHAOS_CELLS) {
+    await deleteAll(cell, KINDS.claims, f.H);
+    await deleteAll(cell, KINDS.interfaces, f.H);
+  }
+  await deleteAll('hub', KINDS.networkBindings, f.H);
+  await deleteAll(PROJECT_CONTEXT, KINDS.networks, 'default');
+  const deadline = Date.now() + withinMs;
+  let left = await leftovers(f, prefix);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    left = await leftovers(f, prefix);
+  }
+  return left.map((o) => `${o} is still there ${withinMs} ms after the sequence's objects were deleted`);
+}
+
 export interface SequenceOutcome {
   mismatches: string[];
   violations: string[];
   invariantChecks: number;
+  /** What the model predicted and the fleet was checked against: reasons by name, claims' Bound. */
+  predicted: Record<string, number>;
+}
+
+/** Counts the predictions of `model`, so a run can show it predicted something worth checking. */
+function predictions(model: FleetModel): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const add = (key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+  for (const reason of model.bindingReasons().values()) add(reason);
+  for (const bound of model.claimBound().values())
+    add(bound === undefined ? 'claimUnknown' : bound ? 'claimBound' : 'claimUnbound');
+  return counts;
 }
 
 /** Runs one sequence on `f`, waits for convergence, checks, then restores availability. */
@@ -379,10 +526,9 @@ export async function runSequence(
 ): Promise<SequenceOutcome> {
   const model = new FleetModel();
   for (const command of commands) {
-    const expected = model.apply(command);
-    await send(f, prefix, command).catch((err) => {
-      if (expected) throw new Error(`${JSON.stringify(command)} was refused: ${err.message}`, { cause: err });
-    });
+    // A command the model refuses is sent too: the fleet must refuse it, or change nothing.
+    if (model.apply(command)) await sendAccepted(f, prefix, model, command);
+    else await send(f, prefix, model, command).catch(() => undefined);
   }
   const deadline = Date.now() + settleMs;
   let found = await mismatches(f, prefix, model);
@@ -400,5 +546,13 @@ export async function runSequence(
     if (!model.serviceAvailable[l])
       await setCondition(f, SERVICE_AVAILABILITIES, availabilityName(l), 'Available', true);
   }
-  return { mismatches: found, violations, invariantChecks: checks };
+  // What the sequence made is removed, so the next one starts from the same fleet and the fleet
+  // stays small over a thousand sequences; that every deletion completes is checked too.
+  const left = await cleanUp(f, prefix, settleMs);
+  return {
+    mismatches: found,
+    violations: [...violations, ...left],
+    invariantChecks: checks,
+    predicted: predictions(model),
+  };
 }

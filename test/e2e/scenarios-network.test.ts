@@ -17,6 +17,7 @@ import { networkController, networkControllerWith } from '../../src/controllers/
 import { networkContextController } from '../../src/controllers/project/networkcontext.ts';
 import { FakeClock } from '../../src/runtime/clock.ts';
 import { startScenario, type Scenario } from '../support/scenario.ts';
+import { IP_ALLOCATIONS } from '../support/cell-fixtures.ts';
 import {
   ALPHA,
   allGone,
@@ -397,4 +398,49 @@ describe('network controller (scenarios.md §3)', () => {
     await claims(scenario).delete('stray', NS);
     await allGone([[networks(scenario), 'vpc', NS]]);
   });
+
+  // Found by the fleet model (test/chaos): a cell drew an interface address for a network whose
+  // context had just given its /64 back, so IPAM provisioned the subnet range again inside the
+  // /48; the network's release, refused meanwhile, waited for the 60 s backstop once it was freed.
+  for (const reclaimPolicy of ['Delete', 'Retain'] as const)
+    it(`a deleting network is released as soon as an interface address drawn after its context went is freed (${reclaimPolicy}), without the backstop`, async () => {
+      const clock = new FakeClock(Date.now());
+      const scenario = await start([networkController], clock);
+      await createNetwork(scenario, 'vpc');
+      await holding(scenario, 'vpc');
+      // What a cell's claim controller asks for an interface (allocation.ts): an address of the
+      // network at a location that has no context (no /64) any more.
+      await claims(scenario).create({
+        metadata: { name: 'late-0.cell-a-f-ipv6', namespace: NS },
+        spec: {
+          ipFamily: 'IPv6',
+          reclaimPolicy,
+          scope: {
+            network: { apiGroup: 'networking.datumapis.com', kind: 'Network', name: 'vpc' },
+            location: { apiGroup: 'networking.datumapis.com', kind: 'Location', name: 'us-central-1' },
+          },
+        },
+      });
+      await until(
+        async () => (await pools(scenario).get('datum-subnet-v6-vpc-us-central-1')) !== undefined,
+        WITHIN,
+        'the subnet range to be provisioned inside the /48',
+      );
+      await networks(scenario).delete('vpc', NS);
+      await until(
+        async () =>
+          condition(await networks(scenario).get('vpc', NS), 'IPAMAllocated')?.reason === 'RangeOccupied',
+        WITHIN,
+        'vpc to report its range occupied',
+      );
+      // Whatever the refusal's own writes woke has been judged: the network now waits.
+      await quiet(scenario.ctx, 'network', 0);
+      await claims(scenario).delete('late-0.cell-a-f-ipv6', NS);
+      // Retain keeps the address until its IPAllocation is deleted (what the claim controller does next).
+      if (reclaimPolicy === 'Retain')
+        await scenario.client(PLANE, IP_ALLOCATIONS).delete('late-0.cell-a-f-ipv6', NS);
+      // The fake clock never reaches the backstop: only a watch can wake the network.
+      await allGone([[networks(scenario), 'vpc', NS]]);
+      assert.equal(await pools(scenario).get('datum-network-v6-vpc'), undefined, 'the /48 went with it');
+    });
 });

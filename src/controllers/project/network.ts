@@ -17,6 +17,7 @@
 import type { IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { ipClaimKind, networkPrefixClaimName } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { NETWORK_CLASS } from '../../apis/ipam/v1alpha1/default-set.ts';
+import { ipPoolKind, type IPPool } from '../../apis/ipam/v1alpha1/ip-pool.ts';
 import { networkScope } from '../../apis/ipam/v1alpha1/scope.ts';
 import {
   NETWORK_CONTROLLER_FINALIZER,
@@ -175,6 +176,7 @@ async function report(
 const NETWORKS = resourceIdOf(networkKind);
 const NETWORK_CONTEXTS = resourceIdOf(networkContextKind);
 const IP_CLAIMS = resourceIdOf(ipClaimKind);
+const IP_POOLS = resourceIdOf(ipPoolKind);
 
 function networkKey(project: string, namespace: string | undefined, network: string): ProjectObjectKey {
   return { project, namespace: namespace ?? '', name: network };
@@ -205,11 +207,30 @@ function networkOfClaim(project: string) {
   };
 }
 
+/**
+ * A range carved for a Network's scope that goes wakes that network: what lies inside a /48 is
+ * its subnet ranges, and the last one freed (by an interface address released after its context
+ * gave its /64 back, which provisions it again) is what a refused release waits for — else only
+ * the backstop would retry it, a minute later.
+ */
+function networksOfPool(project: string, networks: ObjectStore<Network>) {
+  return (event: InformerEvent<IPPool>): ProjectObjectKey[] => {
+    const network = event.object.spec.scope?.network;
+    if (event.type !== 'DELETED' || network?.kind !== networkKind.kind) return [];
+    // Pools are cluster-wide and name a network without its namespace: every network of the name.
+    return networks
+      .list()
+      .filter((n) => n.metadata.name === network.name)
+      .map((n) => networkKey(project, n.metadata.namespace, network.name));
+  };
+}
+
 export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, NetworkPlaneView> {
   const project = plane.project;
   const networks = plane.informer<Network>(NETWORKS);
   const contexts = plane.informer<NetworkContext>(NETWORK_CONTEXTS);
   const claims = plane.informer<IPClaim>(IP_CLAIMS);
+  const pools = plane.informer<IPPool>(IP_POOLS);
   return {
     view: {
       project,
@@ -219,13 +240,14 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
       contextClient: plane.client<NetworkContext>(NETWORK_CONTEXTS),
       ipam: { project, claims: claims.store, client: plane.client<IPClaim>(IP_CLAIMS) },
     },
-    informers: [networks, contexts, claims],
+    informers: [networks, contexts, claims, pools],
     triggers: [
       forObject(networks, (network) =>
         networkKey(project, network.metadata.namespace, network.metadata.name!),
       ),
       watches(contexts, networksOfContext(project)),
       watches(claims, networkOfClaim(project)),
+      watches(pools, networksOfPool(project, networks.store)),
     ],
     keys: () =>
       networks.store
