@@ -25,6 +25,7 @@ import { cellDetail, pairDetail, warningEvents } from './details.ts';
 import { buildOverview, queryOverview, type Overview } from './overview.ts';
 import type { DashboardSources } from './sources.ts';
 import { Throughput } from './throughput.ts';
+import type { OverviewResponse } from './view-types.ts';
 
 export const CHANGE_DEBOUNCE_MS = 100;
 export const COOKIE = 'netpresence-dashboard';
@@ -218,8 +219,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
         return asset(response, 'app.js', 'text/javascript; charset=utf-8');
       case '/assets/app.css':
         return asset(response, 'app.css', 'text/css; charset=utf-8');
-      case '/api/overview':
-        return json(response, 200, {
+      case '/api/overview': {
+        const body: OverviewResponse = {
           version,
           ...queryOverview(overview(), {
             project: q.get('project') ?? undefined,
@@ -232,7 +233,9 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
           }),
           projects: current().projects,
           networks: current().networks,
-        });
+        };
+        return json(response, 200, body);
+      }
       case '/api/pair':
         return json(
           response,

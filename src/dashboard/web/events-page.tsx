@@ -1,13 +1,14 @@
-/** Warning events of the platform, the hub and the cells, newest first, with what they regard. */
+/**
+ * Warning events of the platform, the hub, the project planes and the cells, newest first, each
+ * linked to the page's view of what it regards (a pair, a cell, the filtered overview).
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, type EventView } from './api.ts';
 
 function regardingLink(event: EventView) {
   const { kind, namespace, name } = event.regarding;
   const text = `${kind ?? ''} ${namespace ? `${namespace}/` : ''}${name ?? ''}`;
-  if (event.plane.startsWith('cell-'))
-    return <a href={`#/cell/${encodeURIComponent(event.plane)}`}>{text}</a>;
-  return <span>{text}</span>;
+  return event.href ? <a href={event.href}>{text}</a> : <span>{text}</span>;
 }
 
 export function EventsPage({ version }: { version: number }) {
@@ -40,7 +41,7 @@ export function EventsPage({ version }: { version: number }) {
             </thead>
             <tbody>
               {events.map((e, i) => (
-                <tr key={i}>
+                <tr key={i} data-plane={e.plane}>
                   <td>
                     <time dateTime={e.time}>{e.time}</time>
                   </td>

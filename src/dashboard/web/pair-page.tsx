@@ -1,6 +1,7 @@
 /**
  * A pair: the hop chain of each binding holding it, as `netpresence trace binding` computes it
- * (the server runs src/trace), then the claims and interfaces in each cell serving the location.
+ * (the server runs src/trace), then the claims and interfaces in each cell serving the location,
+ * and the interface copies the project plane shows (controllers.md §13.2).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, type PairDetail } from './api.ts';
@@ -133,6 +134,61 @@ export function PairPage(props: {
               </tbody>
             </table>
           </div>
+        </>
+      )}
+      {detail && (
+        <>
+          <h3 id="copies-title">
+            Interface copies in project {detail.project ?? '(not routed)'}
+            {detail.namespace ? `, namespace ${detail.namespace}` : ''}
+          </h3>
+          {detail.copies.length === 0 ? (
+            <p>No interface on this network in {location} is shown in the project yet.</p>
+          ) : (
+            <div class="grid-wrap">
+              <table data-testid="copies" aria-labelledby="copies-title">
+                <thead>
+                  <tr>
+                    <th scope="col">Copy</th>
+                    <th scope="col">Cell</th>
+                    <th scope="col">Held by claim</th>
+                    <th scope="col">Addresses (gateway)</th>
+                    <th scope="col">Phase</th>
+                    <th scope="col">Conditions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {detail.copies.map((c) => (
+                    <tr key={c.name} data-copy={c.name}>
+                      <td>{c.name}</td>
+                      <td>
+                        <a href={`#/cell/${encodeURIComponent(c.cell)}`}>{c.cell}</a>
+                      </td>
+                      <td>{c.heldBy ?? 'none (retained)'}</td>
+                      <td>
+                        {c.addresses.map((a) => (
+                          <div key={a.address}>
+                            {a.address} {a.gateway ? `(${a.gateway})` : ''}
+                          </div>
+                        ))}
+                      </td>
+                      <td>{c.phase ?? '—'}</td>
+                      <td>
+                        {Object.entries(c.conditions).map(([type, condition]) => (
+                          <div key={type}>
+                            <StateBadge
+                              state={conditionState(condition)}
+                              words={conditionWords(type, condition)}
+                            />
+                          </div>
+                        ))}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
         </>
       )}
     </section>
