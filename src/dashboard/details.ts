@@ -3,10 +3,11 @@
  * interfaces in each cell, the interface copies in the project), a cell (its ServingLocation,
  * contexts, claims, interfaces) and the Warning events.
  *
- * Guarantees: a pair's hops are computed by `traceBinding` of src/trace — the code
- * `netpresence trace binding` runs, over the same kubeconfig contexts — one trace per binding
- * holding the pair, so the page lists exactly the hops, verdicts and order the command prints;
- * claims, interfaces, copies, cells and events come from the informer stores. Events are those
+ * Guarantees: a binding's hops are computed by `traceBinding` of src/trace — the code
+ * `netpresence trace binding` runs, over the same kubeconfig contexts — so the page lists
+ * exactly the hops, verdicts and order the command prints; the pair itself (the bindings holding
+ * it, claims, interfaces, copies), cells and events come from the informer stores alone, so they
+ * answer at once. Events are those
  * of type Warning in the platform, the hub, every project plane and every cell, newest first,
  * each with a link to the page's view of the object it regards when there is one.
  */
@@ -50,26 +51,32 @@ export const overviewHref = (filters: Record<string, string>): string =>
 const addressesOf = (iface: NetworkInterface | undefined): AddressView[] =>
   (iface?.spec.addresses ?? []).map((a) => ({ family: a.family, address: a.address, gateway: a.gateway }));
 
-export async function pairDetail(
-  sources: DashboardSources,
+/**
+ * A binding's hops, exactly as `netpresence trace binding` computes them (API reads in every
+ * plane on the way: the slow part of a pair, so the page asks for it per binding).
+ */
+export async function bindingTrace(
   reader: PlaneReader,
+  binding: { namespace: string; name: string },
+): Promise<BindingTrace> {
+  const hops = await traceBinding(reader, binding);
+  return {
+    binding: binding.name,
+    hops: hops.map((hop) => ({ ...hop, title: hopTitles[hop.id] })),
+    verdict: renderVerdict(hops),
+  };
+}
+
+/** A pair from the stores alone: its bindings, claims and interfaces, and the project's copies. */
+export function pairDetail(
+  sources: DashboardSources,
   pair: { hubNamespace: string; network: string; location: string },
-): Promise<PairDetail> {
-  const holders = sources.hub.bindings
+): PairDetail {
+  const bindings = sources.hub.bindings
     .list(pair.hubNamespace)
     .filter((b) => b.spec.network.name === pair.network && b.spec.location.name === pair.location)
     .map((b) => b.metadata.name ?? '')
     .sort();
-  const traces = await Promise.all(
-    holders.map(async (name): Promise<BindingTrace> => {
-      const hops = await traceBinding(reader, { namespace: pair.hubNamespace, name });
-      return {
-        binding: name,
-        hops: hops.map((hop) => ({ ...hop, title: hopTitles[hop.id] })),
-        verdict: renderVerdict(hops),
-      };
-    }),
-  );
   const interfaces: InterfaceView[] = [];
   for (const cell of sources.cellNames()) {
     const stores = sources.cell(cell);
@@ -109,7 +116,7 @@ export async function pairDetail(
       });
     }
   copies.sort((a, b) => a.name.localeCompare(b.name));
-  return { ...pair, project: route?.project, namespace: route?.namespace, traces, interfaces, copies };
+  return { ...pair, project: route?.project, namespace: route?.namespace, bindings, interfaces, copies };
 }
 
 export function cellDetail(sources: DashboardSources, name: string): CellDetail | undefined {

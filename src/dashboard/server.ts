@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { PlaneReader } from '../trace/reader.ts';
-import { cellDetail, pairDetail, warningEvents } from './details.ts';
+import { bindingTrace, cellDetail, pairDetail, warningEvents } from './details.ts';
 import { buildOverview, queryOverview, type Overview } from './overview.ts';
 import type { DashboardSources } from './sources.ts';
 import { Throughput } from './throughput.ts';
@@ -240,11 +240,17 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
         return json(
           response,
           200,
-          await pairDetail(sources, reader, {
+          pairDetail(sources, {
             hubNamespace: q.get('hubNamespace') ?? '',
             network: q.get('network') ?? '',
             location: q.get('location') ?? '',
           }),
+        );
+      case '/api/trace':
+        return json(
+          response,
+          200,
+          await bindingTrace(reader, { namespace: q.get('namespace') ?? '', name: q.get('name') ?? '' }),
         );
       case '/api/cell': {
         const detail = cellDetail(sources, q.get('name') ?? '');
@@ -262,7 +268,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
           'cache-control': 'no-store',
           connection: 'keep-alive',
         });
-        response.write(`retry: 1000\nevent: change\ndata: ${version}\n\n`);
+        // Only the retry: what changed before the stream opened, the page fetches on opening.
+        response.write('retry: 1000\n\n');
         streams.add(response);
         request.on('close', () => streams.delete(response));
         return;

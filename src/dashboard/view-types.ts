@@ -144,7 +144,8 @@ export interface PairDetail {
   /** The project and namespace the hub namespace routes to, when it routes. */
   project?: string;
   namespace?: string;
-  traces: BindingTrace[];
+  /** The bindings holding the pair, by name; each one's trace is `GET /api/trace`. */
+  bindings: string[];
   interfaces: InterfaceView[];
   copies: InterfaceCopyView[];
 }

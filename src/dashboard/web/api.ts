@@ -3,10 +3,12 @@
  *
  * Guarantees: `subscribe` keeps one EventSource open and calls back on every `change`; the
  * browser reconnects it by itself (the server asks for a 1 s retry), and `onStatus` says whether
- * the page is live, so a restarted fleet is picked up without a reload; a reopened stream counts
- * as a change, so what changed while it was away is fetched.
+ * the page is live, so a restarted fleet is picked up without a reload; every (re)opened stream
+ * counts as a change, so what changed while it was away is fetched — the server sends nothing on
+ * a stream until something changes after it opened.
  */
 export type {
+  BindingTrace,
   CellDetail,
   ConditionView,
   EventView,
@@ -36,12 +38,11 @@ export async function getJson<T>(
 export function subscribe(onChange: () => void, onStatus: (live: boolean) => void): () => void {
   const source = new EventSource('/api/stream');
   source.addEventListener('change', () => onChange());
-  let opened = false;
   source.onopen = () => {
     onStatus(true);
-    // A reopened stream may have missed changes while it was away (the server restarted): refetch.
-    if (opened) onChange();
-    opened = true;
+    // An opened stream may have missed changes before it opened (the first fetch raced it, or
+    // the server restarted while it was away): the page refetches what it shows.
+    onChange();
   };
   source.onerror = () => onStatus(false);
   return () => source.close();

@@ -2,8 +2,8 @@
  * Warning events of the platform, the hub, the project planes and the cells, newest first, each
  * linked to the page's view of what it regards (a pair, a cell, the filtered overview).
  */
-import { useEffect, useState } from 'preact/hooks';
 import { getJson, type EventView } from './api.ts';
+import { useLiveFetch } from './live-fetch.ts';
 
 function regardingLink(event: EventView) {
   const { kind, namespace, name } = event.regarding;
@@ -12,16 +12,8 @@ function regardingLink(event: EventView) {
 }
 
 export function EventsPage({ version }: { version: number }) {
-  const [events, setEvents] = useState<EventView[] | undefined>();
-  useEffect(() => {
-    let current = true;
-    void getJson<{ events: EventView[] }>('/api/events').then(
-      (loaded) => current && setEvents(loaded.events),
-    );
-    return () => {
-      current = false;
-    };
-  }, [version]);
+  const { data } = useLiveFetch('events', version, () => getJson<{ events: EventView[] }>('/api/events'));
+  const events = data?.events;
   return (
     <section aria-labelledby="events-title">
       <h2 id="events-title">Warnings</h2>

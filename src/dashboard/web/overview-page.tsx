@@ -3,9 +3,10 @@
  * counts. Filters run on the server over the aggregated overview; the page shows one page of rows.
  *
  * Guarantees (the filter path, fast by design): a filter's request leaves from the input's own
- * event handler (no effect, no debounce, no re-render before it); only the newest answer is
- * shown; a row is re-rendered only when its server signature or the columns shown changed, so
- * typing re-renders the form alone and a new answer renders just the rows it did not have.
+ * event handler (no effect, no debounce, no re-render before it); an answer is shown only for
+ * the filters now set and when newer than the one shown; a row is re-rendered only when its
+ * server signature or the columns shown changed, so typing re-renders the form alone and a new
+ * answer renders just the rows it did not have.
  */
 import { memo } from 'preact/compat';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -134,17 +135,28 @@ export function OverviewPage({ version, initial }: { version: number; initial: F
   const [error, setError] = useState<string | undefined>();
   const shown = useRef(filters);
   const asked = useRef(0);
-  /** Asks for the page these filters select; only the newest question's answer is shown. */
+  const answered = useRef(0);
+  /**
+   * Asks for the page these filters select. An answer is shown when it is newer than the one
+   * shown and for the filters now set: a stream of changes never holds the grid still, and an
+   * answer for filters since changed never replaces the grid.
+   */
   const load = (wanted: Filters) => {
     const question = ++asked.current;
+    const showable = () => question > answered.current && shown.current === wanted;
     getJson<Page>('/api/overview', { ...wanted, pageSize: PAGE_SIZE }).then(
       (loaded) => {
-        if (question !== asked.current) return;
+        if (!showable()) return;
+        answered.current = question;
         setPage(loaded);
         setError(undefined);
         document.body.dataset.overviewVersion = String(loaded.version);
       },
-      (err: Error) => question === asked.current && setError(err.message),
+      (err: Error) => {
+        if (!showable()) return;
+        answered.current = question;
+        setError(err.message);
+      },
     );
   };
   // On the first render and on every change the server announces: the same filters, afresh. A

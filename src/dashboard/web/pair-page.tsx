@@ -1,10 +1,11 @@
 /**
  * A pair: the hop chain of each binding holding it, as `netpresence trace binding` computes it
- * (the server runs src/trace), then the claims and interfaces in each cell serving the location,
+ * (the server runs src/trace; each binding's trace is fetched on its own, so the bindings,
+ * claims and copies, read from the stores, show at once), then the claims and interfaces in each cell serving the location,
  * and the interface copies the project plane shows (controllers.md §13.2).
  */
-import { useEffect, useState } from 'preact/hooks';
-import { getJson, type PairDetail } from './api.ts';
+import { getJson, type BindingTrace, type PairDetail } from './api.ts';
+import { useLiveFetch } from './live-fetch.ts';
 import { conditionState, conditionWords, StateBadge } from './state.tsx';
 
 const HOP_WORDS: Record<string, string> = {
@@ -24,36 +25,17 @@ const HOP_STATE: Record<string, string> = {
   unchecked: 'unbound',
 };
 
-export function PairPage(props: {
-  hubNamespace: string;
-  network: string;
-  location: string;
-  version: number;
-}) {
-  const { hubNamespace, network, location, version } = props;
-  const [detail, setDetail] = useState<PairDetail | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    let current = true;
-    getJson<PairDetail>('/api/pair', { hubNamespace, network, location }).then(
-      (loaded) => current && setDetail(loaded),
-      (err: Error) => current && setError(err.message),
-    );
-    return () => {
-      current = false;
-    };
-  }, [hubNamespace, network, location, version]);
+/** A binding holding the pair, and its hops (traced on the server, a request of its own). */
+function TraceView({ namespace, binding, version }: { namespace: string; binding: string; version: number }) {
+  const { data: trace, error } = useLiveFetch(`${namespace}/${binding}`, version, () =>
+    getJson<BindingTrace>('/api/trace', { namespace, name: binding }),
+  );
   return (
-    <section aria-labelledby="pair-title">
-      <h2 id="pair-title">
-        Network {network} in {location}
-      </h2>
-      <p>Hub namespace {hubNamespace}</p>
-      {!detail && <p>{error ?? 'Loading…'}</p>}
-      {detail && detail.traces.length === 0 && <p>No binding holds this pair.</p>}
-      {detail?.traces.map((trace) => (
-        <article key={trace.binding} aria-labelledby={`trace-${trace.binding}`}>
-          <h3 id={`trace-${trace.binding}`}>Binding {trace.binding}</h3>
+    <article aria-labelledby={`trace-${binding}`}>
+      <h3 id={`trace-${binding}`}>Binding {binding}</h3>
+      {!trace && <p>{error ?? 'Tracing…'}</p>}
+      {trace && (
+        <>
           <ol class="hops" data-testid="hops">
             {trace.hops.map((hop, i) => (
               <li key={i} class="hop" data-hop={hop.id} data-state={hop.state}>
@@ -79,13 +61,38 @@ export function PairPage(props: {
           <p class="verdict" data-testid="verdict">
             {trace.verdict}
           </p>
-        </article>
+        </>
+      )}
+    </article>
+  );
+}
+
+export function PairPage(props: {
+  hubNamespace: string;
+  network: string;
+  location: string;
+  version: number;
+}) {
+  const { hubNamespace, network, location, version } = props;
+  const { data: detail, error } = useLiveFetch(`${hubNamespace}/${network}/${location}`, version, () =>
+    getJson<PairDetail>('/api/pair', { hubNamespace, network, location }),
+  );
+  return (
+    <section aria-labelledby="pair-title">
+      <h2 id="pair-title">
+        Network {network} in {location}
+      </h2>
+      <p>Hub namespace {hubNamespace}</p>
+      {!detail && <p>{error ?? 'Loading…'}</p>}
+      {detail && detail.bindings.length === 0 && <p>No binding holds this pair.</p>}
+      {detail?.bindings.map((binding) => (
+        <TraceView key={binding} namespace={hubNamespace} binding={binding} version={version} />
       ))}
       {detail && detail.interfaces.length > 0 && (
         <>
-          <h3>Claims and interfaces</h3>
+          <h3 id="interfaces-title">Claims and interfaces</h3>
           <div class="grid-wrap">
-            <table>
+            <table data-testid="interfaces" aria-labelledby="interfaces-title">
               <thead>
                 <tr>
                   <th scope="col">Cell</th>
