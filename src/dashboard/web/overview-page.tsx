@@ -46,40 +46,39 @@ export function filtersOf(query: string): Filters {
   };
 }
 
-function PairCell({ row, pair }: { row: RowView; pair: PairView }) {
-  const cells = pair.cells.map(
-    (c) =>
+/** A pair's lines of detail, each one string (one text node: a page of pairs is many nodes). */
+function detailsOf(pair: PairView): string[] {
+  const lines: string[] = [];
+  const { bindings, context } = pair;
+  if (bindings.total > 0) {
+    const worst = bindings.worst && bindings.worst.status !== 'True' ? ` · ${bindings.worst.reason}` : '';
+    lines.push(`bindings ${bindings.ready}/${bindings.total}${worst}`);
+  }
+  if (context) {
+    const ready = context.ready
+      ? context.ready.status === 'True'
+        ? 'Ready'
+        : context.ready.reason
+      : 'pending';
+    lines.push(`context ${ready}${context.cidr ? ` · ${context.cidr}` : ''}`);
+  }
+  if (bindings.total > 0)
+    lines.push(`hub copy ${pair.hubCopy ? 'yes' : 'no'} · policy ${pair.policy ? 'yes' : 'no'}`);
+  for (const c of pair.cells)
+    lines.push(
       `${c.cell}: ${c.copy ? 'copy' : 'no copy'}, ${c.bound}/${c.claims} bound${c.refused ? `, ${c.refused} refused` : ''}`,
-  );
-  const label = `${row.project}/${row.network} in ${pair.location}`;
+    );
+  return lines;
+}
+
+function PairCell({ row, pair }: { row: RowView; pair: PairView }) {
+  const label = `${row.project}/${row.network} in ${pair.location}: `;
   const body = (
     <>
       <StateBadge state={pair.state} words={pair.words} />
-      {pair.bindings.total > 0 && (
-        <span class="detail">
-          bindings {pair.bindings.ready}/{pair.bindings.total}
-          {pair.bindings.worst && pair.bindings.worst.status !== 'True'
-            ? ` · ${pair.bindings.worst.reason}`
-            : ''}
-        </span>
-      )}
-      {pair.context && (
-        <span class="detail">
-          context{' '}
-          {pair.context.ready
-            ? `${pair.context.ready.status === 'True' ? 'Ready' : pair.context.ready.reason}`
-            : 'pending'}
-          {pair.context.cidr ? ` · ${pair.context.cidr}` : ''}
-        </span>
-      )}
-      {pair.bindings.total > 0 && (
-        <span class="detail">
-          hub copy {pair.hubCopy ? 'yes' : 'no'} · policy {pair.policy ? 'yes' : 'no'}
-        </span>
-      )}
-      {cells.map((c) => (
-        <span class="detail" key={c}>
-          {c}
+      {detailsOf(pair).map((line) => (
+        <span class="detail" key={line}>
+          {line}
         </span>
       ))}
     </>
@@ -88,7 +87,7 @@ function PairCell({ row, pair }: { row: RowView; pair: PairView }) {
     <td class={`pair pair-${pair.state}`} data-location={pair.location}>
       {pair.hubNamespace ? (
         <a class="pair-link" href={pairHref(pair.hubNamespace, row.network, pair.location)}>
-          <span class="visually-hidden">{label}: </span>
+          <span class="visually-hidden">{label}</span>
           {body}
         </a>
       ) : (
@@ -102,10 +101,7 @@ function PairCell({ row, pair }: { row: RowView; pair: PairView }) {
 const Row = memo(
   ({ row }: { row: SignedRow; columns: string }) => (
     <tr data-row={`${row.project}/${row.network}`}>
-      <th scope="row">
-        {row.project}
-        {row.namespace !== 'default' ? `/${row.namespace}` : ''} / {row.network}
-      </th>
+      <th scope="row">{`${row.project}${row.namespace !== 'default' ? `/${row.namespace}` : ''} / ${row.network}`}</th>
       {row.pairs.map((pair) => (
         <PairCell key={pair.location} row={row} pair={pair} />
       ))}
