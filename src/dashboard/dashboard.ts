@@ -2,9 +2,9 @@
  * The dashboard (`netpresence dashboard`, and `netpresence up` by default): the informers of
  * sources.ts, the trace reader over the same kubeconfig, and the HTTP server of server.ts.
  *
- * Guarantees: `startDashboard` resolves once the server listens and the informers have listed
- * (or `SYNC_WAIT_MS` passed: an unreachable plane does not keep the page away, it shows what is
- * known); it refuses a non-loopback listen address without a token; `stop()` closes the server,
+ * Guarantees: the server listens only once the informers have listed (or `SYNC_WAIT_MS` passed:
+ * an unreachable plane does not keep the page away, it shows what is known), and
+ * `startDashboard` resolves then; it refuses a non-loopback listen address without a token; `stop()` closes the server,
  * then every informer.
  */
 import type { Logger } from 'pino';
@@ -44,6 +44,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     onChange: () => live.server?.changed(),
   });
   sources.start();
+  // Listening once the stores are filled: a page never sees a half-listed fleet, and what it
+  // fetches on (re)connecting is what the planes hold.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    sources.synced(),
+    new Promise((resolve) => (timer = setTimeout(resolve, SYNC_WAIT_MS))),
+  ]).finally(() => clearTimeout(timer));
   const server = (live.server = await startDashboardServer({
     sources,
     reader: new KubeconfigPlaneReader(options.kubeconfigPath),
@@ -53,11 +60,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     metricsUrls: options.metricsUrls,
     log,
   }));
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    sources.synced(),
-    new Promise((resolve) => (timer = setTimeout(resolve, SYNC_WAIT_MS))),
-  ]).finally(() => clearTimeout(timer));
   log.info({ url: server.url }, 'dashboard is up');
   return {
     url: server.url,

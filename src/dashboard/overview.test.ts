@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { queryOverview, type Overview, type PairView, type RowView } from './overview.ts';
+import { queryOverview, signatureOf, type Overview, type PairView, type RowView } from './overview.ts';
 
 const pair = (location: string, state: PairView['state']): PairView => ({
   location,
@@ -66,5 +66,26 @@ describe('overview query', () => {
       queryOverview(changed, { search: 'p9' }).rows.map((r) => r.project),
       ['p9'],
     );
+  });
+
+  it('signs each paged row by its content, so the page redraws only rows that changed', () => {
+    const first = queryOverview(overview, {}).rows;
+    // The next overview (after a change) has equal rows but one: p2's pair in b turned ready.
+    const next: Overview = {
+      ...overview,
+      rows: [
+        row('p1', 'n', ['ready', 'unbound']),
+        row('p2', 'n', ['refused', 'ready']),
+        row('p3', 'm', ['unbound', 'unbound']),
+      ],
+    };
+    const second = queryOverview(next, {}).rows;
+    assert.deepEqual(
+      first.map((r, i) => r.sig === second[i].sig),
+      [true, false, true],
+    );
+    // The signature is of the whole row, whichever columns a query shows.
+    assert.equal(queryOverview(overview, { location: 'b' }).rows[0].sig, first[0].sig);
+    assert.equal(signatureOf(overview.rows[0]), first[0].sig);
   });
 });

@@ -14,51 +14,32 @@ import {
   UPSTREAM_NAMESPACE_LABEL,
   projectOfUpstreamClusterName,
 } from '../apis/common/upstream.ts';
-import type { KubeObject } from '../client/types.ts';
+import type { NetworkBinding } from '../apis/networking/v1alpha/network-binding.ts';
+import type { NetworkContext } from '../apis/networking/v1alpha/network-context.ts';
 import type { DashboardSources } from './sources.ts';
+import type {
+  CellPresence,
+  ConditionView,
+  OverviewPage,
+  OverviewQuery,
+  PairState,
+  PairView,
+  RowView,
+  SignedRow,
+  Totals,
+} from './view-types.ts';
 
-export type PairState = 'ready' | 'refused' | 'waiting' | 'unbound';
-
-export interface ConditionView {
-  status: string;
-  reason: string;
-  message: string;
-}
-
-export interface CellPresence {
-  cell: string;
-  copy: boolean;
-  claims: number;
-  bound: number;
-  refused: number;
-}
-
-export interface PairView {
-  location: string;
-  state: PairState;
-  words: string;
-  hubNamespace?: string;
-  bindings: { ready: number; total: number; names: string[]; worst?: ConditionView };
-  context?: { name: string; ready?: ConditionView; cidr?: string };
-  hubCopy: boolean;
-  policy: boolean;
-  cells: CellPresence[];
-}
-
-export interface RowView {
-  project: string;
-  namespace: string;
-  network: string;
-  pairs: PairView[];
-}
-
-export interface Totals {
-  bindingsReady: number;
-  bindings: number;
-  claimsBound: number;
-  claims: number;
-  refusals: Record<string, number>;
-}
+export type {
+  CellPresence,
+  ConditionView,
+  OverviewPage,
+  OverviewQuery,
+  PairState,
+  PairView,
+  RowView,
+  SignedRow,
+  Totals,
+} from './view-types.ts';
 
 export interface Overview {
   locations: string[];
@@ -66,10 +47,12 @@ export interface Overview {
   totals: Totals;
 }
 
-type Any = any;
+interface WithConditions {
+  status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+}
 
-export function conditionOf(object: KubeObject | undefined, type: string): ConditionView | undefined {
-  const found = (object as Any)?.status?.conditions?.find((c: Any) => c.type === type);
+export function conditionOf(object: WithConditions | undefined, type: string): ConditionView | undefined {
+  const found = object?.status?.conditions?.find((c) => c.type === type);
   return found
     ? { status: found.status, reason: found.reason ?? '', message: found.message ?? '' }
     : undefined;
@@ -79,7 +62,7 @@ const rowKey = (project: string, namespace: string, network: string) =>
   `${project}\u0000${namespace}\u0000${network}`;
 
 /** hub namespace → (project, project namespace), from the upstream labels. */
-function routes(sources: DashboardSources): Map<string, { project: string; namespace: string }> {
+export function routes(sources: DashboardSources): Map<string, { project: string; namespace: string }> {
   const found = new Map<string, { project: string; namespace: string }>();
   for (const ns of sources.hub.namespaces.list()) {
     const labels = ns.metadata.labels ?? {};
@@ -121,18 +104,21 @@ export function buildOverview(sources: DashboardSources): Overview {
       row(project, network.metadata.namespace!, network.metadata.name!);
 
   const locations = new Set(sources.platform.locations.list().map((l) => l.metadata.name!));
-  const bindingsOf = new Map<string, KubeObject[]>();
+  const bindingsOf = new Map<string, NetworkBinding[]>();
   const totals: Totals = { bindingsReady: 0, bindings: 0, claimsBound: 0, claims: 0, refusals: {} };
   const refusal = (reason: string) => (totals.refusals[reason] = (totals.refusals[reason] ?? 0) + 1);
-  for (const binding of sources.hub.bindings.list() as Any[]) {
-    const route = hubRoutes.get(binding.metadata.namespace);
+  for (const binding of sources.hub.bindings.list()) {
+    const hubNs = binding.metadata.namespace ?? '';
+    const route = hubRoutes.get(hubNs);
     const project = route?.project ?? '(unresolved)';
-    const namespace = binding.spec.network.namespace ?? route?.namespace ?? binding.metadata.namespace;
+    const namespace = binding.spec.network.namespace ?? route?.namespace ?? hubNs;
     const location = binding.spec.location.name;
     locations.add(location);
     const key = `${rowKey(project, namespace, binding.spec.network.name)}\u0000${location}`;
     row(project, namespace, binding.spec.network.name);
-    bindingsOf.set(key, [...(bindingsOf.get(key) ?? []), binding]);
+    const held = bindingsOf.get(key);
+    if (held) held.push(binding);
+    else bindingsOf.set(key, [binding]);
     totals.bindings++;
     const ready = conditionOf(binding, 'Ready');
     if (ready?.status === 'True') totals.bindingsReady++;
@@ -150,7 +136,7 @@ export function buildOverview(sources: DashboardSources): Overview {
   for (const cell of sources.cellNames()) {
     const counts = new Map<string, { claims: number; bound: number; refused: number }>();
     claimCounts.set(cell, counts);
-    for (const claim of (sources.cell(cell)?.claims.list() ?? []) as Any[]) {
+    for (const claim of sources.cell(cell)?.claims.list() ?? []) {
       const key = `${claim.metadata.namespace}\u0000${claim.spec.network.name}`;
       let count = counts.get(key);
       if (!count) counts.set(key, (count = { claims: 0, bound: 0, refused: 0 }));
@@ -170,11 +156,11 @@ export function buildOverview(sources: DashboardSources): Overview {
 
   const columns = [...locations].sort();
   // One pass over each project's contexts: by (namespace, network, location).
-  const contextsOf = new Map<string, KubeObject>();
+  const contextsOf = new Map<string, NetworkContext>();
   for (const name of sources.projectNames())
-    for (const context of (sources.project(name)?.contexts.list() ?? []) as Any[])
+    for (const context of sources.project(name)?.contexts.list() ?? [])
       contextsOf.set(
-        `${rowKey(name, context.metadata.namespace, context.spec.network.name)}\u0000${context.spec.location.name}`,
+        `${rowKey(name, context.metadata.namespace ?? '', context.spec.network.name)}\u0000${context.spec.location.name}`,
         context,
       );
   for (const view of rows.values()) {
@@ -185,9 +171,8 @@ export function buildOverview(sources: DashboardSources): Overview {
       const holders = bindingsOf.get(pairKey) ?? [];
       const context = contextsOf.get(pairKey);
       const contextName = context?.metadata.name;
-      const subnet = (context as Any)?.status?.ipam?.ipv6SubnetRef?.name
-        ? (project?.subnets.get(view.namespace, (context as Any).status.ipam.ipv6SubnetRef.name) as Any)
-        : undefined;
+      const subnetName = context?.status?.ipam?.ipv6SubnetRef?.name;
+      const subnet = subnetName ? project?.subnets.get(view.namespace, subnetName) : undefined;
       const readies = holders.map(
         (b) => conditionOf(b, 'Ready') ?? { status: 'Unknown', reason: 'Pending', message: '' },
       );
@@ -234,25 +219,6 @@ export function buildOverview(sources: DashboardSources): Overview {
   return { locations: columns, rows: sorted, totals };
 }
 
-export interface OverviewQuery {
-  project?: string;
-  network?: string;
-  location?: string;
-  state?: string;
-  search?: string;
-  page?: number;
-  pageSize?: number;
-}
-
-export interface OverviewPage {
-  locations: string[];
-  rows: RowView[];
-  totals: Totals;
-  matching: number;
-  page: number;
-  pages: number;
-}
-
 interface SearchKey {
   /** `project namespace network`, lowercase. */
   name: string;
@@ -276,6 +242,21 @@ function searchKeysOf(overview: Overview): SearchKey[] {
   return keys;
 }
 
+/** Per row of an overview, its signature: FNV-1a (32 bit) of its JSON, computed when first paged. */
+const signatures = new WeakMap<RowView, string>();
+
+export function signatureOf(row: RowView): string {
+  let sig = signatures.get(row);
+  if (sig === undefined) {
+    const text = JSON.stringify(row);
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    sig = `${(hash >>> 0).toString(36)}.${text.length.toString(36)}`;
+    signatures.set(row, sig);
+  }
+  return sig;
+}
+
 /**
  * The rows (and columns) a query selects, one page of them. A search matches a row whose
  * `project namespace network` or one of whose binding names (in the selected location, when
@@ -287,10 +268,11 @@ export function queryOverview(overview: Overview, query: OverviewQuery): Overvie
     : overview.locations;
   const search = query.search?.toLowerCase();
   const keys = searchKeysOf(overview);
-  const matches: RowView[] = [];
+  const matches: { row: RowView; of: RowView }[] = [];
   // One pass, no intermediate arrays; the search reads the row's precomputed lowercase key.
   for (let i = 0; i < overview.rows.length; i++) {
-    let row = overview.rows[i];
+    const of = overview.rows[i];
+    let row = of;
     if (query.project && row.project !== query.project) continue;
     if (query.network && row.network !== query.network) continue;
     if (query.location) row = { ...row, pairs: row.pairs.filter((p) => p.location === query.location) };
@@ -302,7 +284,7 @@ export function queryOverview(overview: Overview, query: OverviewQuery): Overvie
         : keys[i].all.includes(search);
       if (!found) continue;
     }
-    matches.push(row);
+    matches.push({ row, of });
   }
   const rows = matches;
   const pageSize = Math.max(1, Math.min(query.pageSize ?? 50, 500));
@@ -310,7 +292,9 @@ export function queryOverview(overview: Overview, query: OverviewQuery): Overvie
   const page = Math.min(Math.max(1, query.page ?? 1), pages);
   return {
     locations,
-    rows: rows.slice((page - 1) * pageSize, page * pageSize),
+    rows: rows
+      .slice((page - 1) * pageSize, page * pageSize)
+      .map(({ row, of }): SignedRow => ({ ...row, sig: signatureOf(of) })),
     totals: overview.totals,
     matching: rows.length,
     page,

@@ -21,10 +21,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { PlaneReader } from '../trace/reader.ts';
-import { cellDetail, pairDetail, warningEvents } from './details.ts';
+import { bindingTrace, cellDetail, pairDetail, warningEvents } from './details.ts';
 import { buildOverview, queryOverview, type Overview } from './overview.ts';
 import type { DashboardSources } from './sources.ts';
 import { Throughput } from './throughput.ts';
+import type { OverviewResponse } from './view-types.ts';
 
 export const CHANGE_DEBOUNCE_MS = 100;
 export const COOKIE = 'netpresence-dashboard';
@@ -218,8 +219,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
         return asset(response, 'app.js', 'text/javascript; charset=utf-8');
       case '/assets/app.css':
         return asset(response, 'app.css', 'text/css; charset=utf-8');
-      case '/api/overview':
-        return json(response, 200, {
+      case '/api/overview': {
+        const body: OverviewResponse = {
           version,
           ...queryOverview(overview(), {
             project: q.get('project') ?? undefined,
@@ -232,16 +233,24 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
           }),
           projects: current().projects,
           networks: current().networks,
-        });
+        };
+        return json(response, 200, body);
+      }
       case '/api/pair':
         return json(
           response,
           200,
-          await pairDetail(sources, reader, {
+          pairDetail(sources, {
             hubNamespace: q.get('hubNamespace') ?? '',
             network: q.get('network') ?? '',
             location: q.get('location') ?? '',
           }),
+        );
+      case '/api/trace':
+        return json(
+          response,
+          200,
+          await bindingTrace(reader, { namespace: q.get('namespace') ?? '', name: q.get('name') ?? '' }),
         );
       case '/api/cell': {
         const detail = cellDetail(sources, q.get('name') ?? '');
@@ -259,7 +268,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
           'cache-control': 'no-store',
           connection: 'keep-alive',
         });
-        response.write(`retry: 1000\nevent: change\ndata: ${version}\n\n`);
+        // Only the retry: what changed before the stream opened, the page fetches on opening.
+        response.write('retry: 1000\n\n');
         streams.add(response);
         request.on('close', () => streams.delete(response));
         return;

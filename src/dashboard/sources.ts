@@ -13,13 +13,16 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { clusterKind, type Cluster } from '../apis/cluster/v1alpha1/cluster.ts';
 import { locationKind } from '../apis/networking/v1alpha/location.ts';
-import { networkBindingKind } from '../apis/networking/v1alpha/network-binding.ts';
-import { networkContextKind } from '../apis/networking/v1alpha/network-context.ts';
-import { networkInterfaceClaimKind } from '../apis/networking/v1alpha/network-interface-claim.ts';
-import { networkInterfaceKind } from '../apis/networking/v1alpha/network-interface.ts';
-import { networkKind } from '../apis/networking/v1alpha/network.ts';
-import { servingLocationKind } from '../apis/networking/v1alpha/serving-location.ts';
-import { subnetKind } from '../apis/networking/v1alpha/subnet.ts';
+import { networkBindingKind, type NetworkBinding } from '../apis/networking/v1alpha/network-binding.ts';
+import { networkContextKind, type NetworkContext } from '../apis/networking/v1alpha/network-context.ts';
+import {
+  networkInterfaceClaimKind,
+  type NetworkInterfaceClaim,
+} from '../apis/networking/v1alpha/network-interface-claim.ts';
+import { networkInterfaceKind, type NetworkInterface } from '../apis/networking/v1alpha/network-interface.ts';
+import { networkKind, type Network } from '../apis/networking/v1alpha/network.ts';
+import { servingLocationKind, type ServingLocation } from '../apis/networking/v1alpha/serving-location.ts';
+import { subnetKind, type Subnet } from '../apis/networking/v1alpha/subnet.ts';
 import { clusterPropagationPolicyKind } from '../apis/policy/v1alpha1/cluster-propagation-policy.ts';
 import { parseKubeConfig, withContext } from '../client/kubeconfig.ts';
 import type { KubeObject } from '../client/types.ts';
@@ -55,11 +58,37 @@ const HUB_KINDS = [
   'clusters',
   'events',
 ] as const;
-const PROJECT_KINDS = ['networks', 'contexts', 'subnets'] as const;
+const PROJECT_KINDS = ['networks', 'contexts', 'subnets', 'interfaces', 'events'] as const;
 const CELL_KINDS = ['servingLocations', 'contexts', 'subnets', 'claims', 'interfaces', 'events'] as const;
 const PLATFORM_KINDS = ['locations', 'events'] as const;
 
-type Stores<K extends string> = Record<K, ObjectStore<KubeObject>>;
+/** An events.k8s.io/v1 Event, as far as the dashboard reads it. */
+export interface EventObject extends KubeObject {
+  type?: string;
+  reason?: string;
+  note?: string;
+  eventTime?: string;
+  regarding?: { kind?: string; namespace?: string; name?: string };
+  reportingController?: string;
+}
+
+/** What each watched kind's store holds. */
+interface KindObjects {
+  locations: KubeObject;
+  bindings: NetworkBinding;
+  contexts: NetworkContext;
+  subnets: Subnet;
+  networks: Network;
+  claims: NetworkInterfaceClaim;
+  interfaces: NetworkInterface;
+  servingLocations: ServingLocation;
+  clusters: Cluster;
+  policies: KubeObject;
+  namespaces: KubeObject;
+  events: EventObject;
+}
+
+type Stores<K extends keyof KindObjects> = { [Kind in K]: ObjectStore<KindObjects[Kind]> };
 export type PlatformStores = Stores<(typeof PLATFORM_KINDS)[number]> & { projects: ObjectStore<KubeObject> };
 export type HubStores = Stores<(typeof HUB_KINDS)[number]>;
 export type ProjectStores = Stores<(typeof PROJECT_KINDS)[number]>;
@@ -112,9 +141,7 @@ export class DashboardSources {
     this.unsubscribes.push(
       this.projectRegistry.subscribe({
         engaged: (plane) => {
-          const stores = {} as ProjectStores;
-          for (const kind of PROJECT_KINDS) stores[kind] = this.watch(plane.informer(Kinds[kind]));
-          this.projectStores.set(plane.project, stores);
+          this.projectStores.set(plane.project, this.watched(plane, PROJECT_KINDS));
           options.onChange();
         },
         disengaged: (plane) => {
@@ -186,9 +213,12 @@ export class DashboardSources {
     return informer.store;
   }
 
-  private watched<K extends keyof typeof Kinds>(plane: StaticPlane, kinds: readonly K[]): Stores<K> {
-    const stores = {} as Stores<K>;
-    for (const kind of kinds) stores[kind] = this.watch(plane.informer(Kinds[kind]));
-    return stores;
+  private watched<K extends keyof KindObjects>(
+    plane: Pick<StaticPlane, 'informer'>,
+    kinds: readonly K[],
+  ): Stores<K> {
+    const stores: Partial<Stores<K>> = {};
+    for (const kind of kinds) stores[kind] = this.watch(plane.informer<KindObjects[K]>(Kinds[kind]));
+    return stores as Stores<K>;
   }
 }

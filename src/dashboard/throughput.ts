@@ -11,6 +11,7 @@
  * which no target answered records nothing (a gap, not a zero).
  */
 import { histogramOf, parsePrometheusText, sumOf, type Sample } from './prometheus-text.ts';
+import type { ThroughputView } from './view-types.ts';
 
 export const WINDOW = 600;
 export const SCRAPE_TIMEOUT_MS = 2000;
@@ -18,20 +19,9 @@ export const BINDINGS_READY = 'netpresence_network_bindings_ready';
 export const CLAIMS_BOUND = 'netpresence_network_interface_claims_bound';
 export const BINDING_READY_DURATION = 'netpresence_network_binding_ready_duration_seconds';
 
-export interface TargetState {
-  url: string;
-  /** The error of the last scrape, when it failed. */
-  error?: string;
-}
-
-export interface ThroughputView {
-  targets: TargetState[];
-  times: number[];
-  bindingsReady: number[];
-  claimsBound: number[];
-  /** Cumulative: how many bindings turned Ready within `le[i]` seconds (+Inf left out). */
-  latency: { le: number[]; count: number[]; total: number };
-}
+/** A scraped target, and the error of its last scrape when it failed. */
+export type TargetState = ThroughputView['targets'][number];
+export type { ThroughputView } from './view-types.ts';
 
 export type Fetch = (url: string, init: { signal: AbortSignal }) => Promise<Response>;
 

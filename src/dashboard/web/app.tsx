@@ -11,7 +11,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { subscribe } from './api.ts';
 import { CellPage } from './cell-page.tsx';
 import { EventsPage } from './events-page.tsx';
-import { OverviewPage } from './overview-page.tsx';
+import { filtersOf, OverviewPage } from './overview-page.tsx';
 import { PairPage } from './pair-page.tsx';
 import { ThroughputPage } from './throughput-page.tsx';
 import 'uplot/dist/uPlot.min.css';
@@ -28,7 +28,8 @@ function useHash(): string {
 }
 
 function route(hash: string, version: number) {
-  const [view, ...rest] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [path, query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const [view, ...rest] = path.split('/').map(decodeURIComponent);
   switch (view) {
     case 'pair':
       return <PairPage hubNamespace={rest[0]} network={rest[1]} location={rest[2]} version={version} />;
@@ -39,7 +40,8 @@ function route(hash: string, version: number) {
     case 'throughput':
       return <ThroughputPage version={version} />;
     default:
-      return <OverviewPage version={version} />;
+      // A link with other filters (from the events view) starts a fresh overview.
+      return <OverviewPage key={query} version={version} initial={filtersOf(query)} />;
   }
 }
 
@@ -48,7 +50,7 @@ function App() {
   const [version, setVersion] = useState(0);
   const [live, setLive] = useState(false);
   useEffect(() => subscribe(() => setVersion((v) => v + 1), setLive), []);
-  const current = hash.replace(/^#\/?/, '').split('/')[0] || 'overview';
+  const current = hash.replace(/^#\/?/, '').split(/[/?]/)[0] || 'overview';
   const link = (to: string, label: string) => (
     <a href={`#/${to === 'overview' ? '' : to}`} aria-current={current === to ? 'page' : undefined}>
       {label}

@@ -1,21 +1,12 @@
 /** A cell: its ServingLocation, the contexts carried to it, its claims and interfaces. */
-import { useEffect, useState } from 'preact/hooks';
 import { getJson, type CellDetail } from './api.ts';
+import { useLiveFetch } from './live-fetch.ts';
 import { conditionState, conditionWords, StateBadge } from './state.tsx';
 
 export function CellPage({ name, version }: { name: string; version: number }) {
-  const [detail, setDetail] = useState<CellDetail | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    let current = true;
-    getJson<CellDetail>('/api/cell', { name }).then(
-      (loaded) => current && setDetail(loaded),
-      (err: Error) => current && setError(err.message),
-    );
-    return () => {
-      current = false;
-    };
-  }, [name, version]);
+  const { data: detail, error } = useLiveFetch(name, version, () =>
+    getJson<CellDetail>('/api/cell', { name }),
+  );
   return (
     <section aria-labelledby="cell-title">
       <h2 id="cell-title">Cell {name}</h2>

@@ -1,26 +1,19 @@
-/** Warning events of the platform, the hub and the cells, newest first, with what they regard. */
-import { useEffect, useState } from 'preact/hooks';
+/**
+ * Warning events of the platform, the hub, the project planes and the cells, newest first, each
+ * linked to the page's view of what it regards (a pair, a cell, the filtered overview).
+ */
 import { getJson, type EventView } from './api.ts';
+import { useLiveFetch } from './live-fetch.ts';
 
 function regardingLink(event: EventView) {
   const { kind, namespace, name } = event.regarding;
   const text = `${kind ?? ''} ${namespace ? `${namespace}/` : ''}${name ?? ''}`;
-  if (event.plane.startsWith('cell-'))
-    return <a href={`#/cell/${encodeURIComponent(event.plane)}`}>{text}</a>;
-  return <span>{text}</span>;
+  return event.href ? <a href={event.href}>{text}</a> : <span>{text}</span>;
 }
 
 export function EventsPage({ version }: { version: number }) {
-  const [events, setEvents] = useState<EventView[] | undefined>();
-  useEffect(() => {
-    let current = true;
-    void getJson<{ events: EventView[] }>('/api/events').then(
-      (loaded) => current && setEvents(loaded.events),
-    );
-    return () => {
-      current = false;
-    };
-  }, [version]);
+  const { data } = useLiveFetch('events', version, () => getJson<{ events: EventView[] }>('/api/events'));
+  const events = data?.events;
   return (
     <section aria-labelledby="events-title">
       <h2 id="events-title">Warnings</h2>
@@ -40,7 +33,7 @@ export function EventsPage({ version }: { version: number }) {
             </thead>
             <tbody>
               {events.map((e, i) => (
-                <tr key={i}>
+                <tr key={i} data-plane={e.plane}>
                   <td>
                     <time dateTime={e.time}>{e.time}</time>
                   </td>

@@ -1,13 +1,25 @@
 /**
  * The overview: the grid of (project, network) rows × location columns, its filters, search and
  * counts. Filters run on the server over the aggregated overview; the page shows one page of rows.
+ *
+ * Guarantees (the filter path, fast by design): a filter's request leaves from the input's own
+ * event handler (no effect, no debounce, no re-render before it); an answer is shown only for
+ * the filters now set and when newer than the one shown; a row is re-rendered only when its
+ * server signature or the columns shown changed, so typing re-renders the form alone and a new
+ * answer renders just the rows it did not have.
  */
 import { memo } from 'preact/compat';
-import { useLayoutEffect, useState } from 'preact/hooks';
-import { getJson, type OverviewPage as Page, type PairView, type RowView } from './api.ts';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import {
+  getJson,
+  type OverviewResponse as Page,
+  type PairView,
+  type RowView,
+  type SignedRow,
+} from './api.ts';
 import { pairHref, StateBadge } from './state.tsx';
 
-interface Filters {
+export interface Filters {
   project: string;
   network: string;
   location: string;
@@ -17,41 +29,56 @@ interface Filters {
 }
 
 const STATES = ['ready', 'refused', 'waiting', 'unbound'];
+/** Rows per page: a screenful or two at 1280×800, and what a filter's answer has to draw. */
+const PAGE_SIZE = 20;
+
+/** The filters a link names (`#/?project=demo&location=eu-west-1`), over none. */
+export function filtersOf(query: string): Filters {
+  const params = new URLSearchParams(query);
+  const text = (field: keyof Filters) => params.get(field) ?? '';
+  return {
+    project: text('project'),
+    network: text('network'),
+    location: text('location'),
+    state: text('state'),
+    search: text('search'),
+    page: Number(params.get('page')) || 1,
+  };
+}
+
+/** A pair's lines of detail, each one string (one text node: a page of pairs is many nodes). */
+function detailsOf(pair: PairView): string[] {
+  const lines: string[] = [];
+  const { bindings, context } = pair;
+  if (bindings.total > 0) {
+    const worst = bindings.worst && bindings.worst.status !== 'True' ? ` · ${bindings.worst.reason}` : '';
+    lines.push(`bindings ${bindings.ready}/${bindings.total}${worst}`);
+  }
+  if (context) {
+    const ready = context.ready
+      ? context.ready.status === 'True'
+        ? 'Ready'
+        : context.ready.reason
+      : 'pending';
+    lines.push(`context ${ready}${context.cidr ? ` · ${context.cidr}` : ''}`);
+  }
+  if (bindings.total > 0)
+    lines.push(`hub copy ${pair.hubCopy ? 'yes' : 'no'} · policy ${pair.policy ? 'yes' : 'no'}`);
+  for (const c of pair.cells)
+    lines.push(
+      `${c.cell}: ${c.copy ? 'copy' : 'no copy'}, ${c.bound}/${c.claims} bound${c.refused ? `, ${c.refused} refused` : ''}`,
+    );
+  return lines;
+}
 
 function PairCell({ row, pair }: { row: RowView; pair: PairView }) {
-  const cells = pair.cells.map(
-    (c) =>
-      `${c.cell}: ${c.copy ? 'copy' : 'no copy'}, ${c.bound}/${c.claims} bound${c.refused ? `, ${c.refused} refused` : ''}`,
-  );
-  const label = `${row.project}/${row.network} in ${pair.location}`;
+  const label = `${row.project}/${row.network} in ${pair.location}: `;
   const body = (
     <>
       <StateBadge state={pair.state} words={pair.words} />
-      {pair.bindings.total > 0 && (
-        <span class="detail">
-          bindings {pair.bindings.ready}/{pair.bindings.total}
-          {pair.bindings.worst && pair.bindings.worst.status !== 'True'
-            ? ` · ${pair.bindings.worst.reason}`
-            : ''}
-        </span>
-      )}
-      {pair.context && (
-        <span class="detail">
-          context{' '}
-          {pair.context.ready
-            ? `${pair.context.ready.status === 'True' ? 'Ready' : pair.context.ready.reason}`
-            : 'pending'}
-          {pair.context.cidr ? ` · ${pair.context.cidr}` : ''}
-        </span>
-      )}
-      {pair.bindings.total > 0 && (
-        <span class="detail">
-          hub copy {pair.hubCopy ? 'yes' : 'no'} · policy {pair.policy ? 'yes' : 'no'}
-        </span>
-      )}
-      {cells.map((c) => (
-        <span class="detail" key={c}>
-          {c}
+      {detailsOf(pair).map((line) => (
+        <span class="detail" key={line}>
+          {line}
         </span>
       ))}
     </>
@@ -60,7 +87,7 @@ function PairCell({ row, pair }: { row: RowView; pair: PairView }) {
     <td class={`pair pair-${pair.state}`} data-location={pair.location}>
       {pair.hubNamespace ? (
         <a class="pair-link" href={pairHref(pair.hubNamespace, row.network, pair.location)}>
-          <span class="visually-hidden">{label}: </span>
+          <span class="visually-hidden">{label}</span>
           {body}
         </a>
       ) : (
@@ -69,6 +96,19 @@ function PairCell({ row, pair }: { row: RowView; pair: PairView }) {
     </td>
   );
 }
+
+/** A row of the grid; drawn again only when its signature or the columns change. */
+const Row = memo(
+  ({ row }: { row: SignedRow; columns: string }) => (
+    <tr data-row={`${row.project}/${row.network}`}>
+      <th scope="row">{`${row.project}${row.namespace !== 'default' ? `/${row.namespace}` : ''} / ${row.network}`}</th>
+      {row.pairs.map((pair) => (
+        <PairCell key={pair.location} row={row} pair={pair} />
+      ))}
+    </tr>
+  ),
+  (before, after) => before.row.sig === after.row.sig && before.columns === after.columns,
+);
 
 /** A select's options; a list equal to the last one (1,000 projects) is not diffed again. */
 const Options = memo(
@@ -85,38 +125,49 @@ const Options = memo(
     before.options.length === after.options.length && before.options.every((o, i) => o === after.options[i]),
 );
 
-export function OverviewPage({ version }: { version: number }) {
-  const [filters, setFilters] = useState<Filters>({
-    project: '',
-    network: '',
-    location: '',
-    state: '',
-    search: '',
-    page: 1,
-  });
+export function OverviewPage({ version, initial }: { version: number; initial: Filters }) {
+  const [filters, setFilters] = useState<Filters>(initial);
   const [page, setPage] = useState<Page | undefined>();
   const [error, setError] = useState<string | undefined>();
-  // A layout effect runs as soon as the render is done; a plain effect waits for the next frame
-  // (up to 100 ms in Preact when no frame comes), which was most of a filter's time.
-  useLayoutEffect(() => {
-    let current = true;
-    getJson<Page>('/api/overview', { ...filters }).then(
+  const shown = useRef(filters);
+  const asked = useRef(0);
+  const answered = useRef(0);
+  /**
+   * Asks for the page these filters select. An answer is shown when it is newer than the one
+   * shown and for the filters now set: a stream of changes never holds the grid still, and an
+   * answer for filters since changed never replaces the grid.
+   */
+  const load = (wanted: Filters) => {
+    const question = ++asked.current;
+    const showable = () => question > answered.current && shown.current === wanted;
+    getJson<Page>('/api/overview', { ...wanted, pageSize: PAGE_SIZE }).then(
       (loaded) => {
-        if (!current) return;
+        if (!showable()) return;
+        answered.current = question;
         setPage(loaded);
         setError(undefined);
         document.body.dataset.overviewVersion = String(loaded.version);
       },
-      (err: Error) => current && setError(err.message),
+      (err: Error) => {
+        if (!showable()) return;
+        answered.current = question;
+        setError(err.message);
+      },
     );
-    return () => {
-      current = false;
-    };
-  }, [version, filters]);
+  };
+  // On the first render and on every change the server announces: the same filters, afresh. A
+  // layout effect runs as soon as the render is done (a plain one waits for a frame).
+  useLayoutEffect(() => load(shown.current), [version]);
+  const change = (next: Filters) => {
+    shown.current = next;
+    load(next);
+    setFilters(next);
+  };
   const set = (field: keyof Filters) => (event: Event) =>
-    setFilters({ ...filters, [field]: (event.target as HTMLInputElement).value, page: 1 });
+    change({ ...filters, [field]: (event.target as HTMLInputElement).value, page: 1 });
   if (!page) return <p>{error ?? 'Loading the overview…'}</p>;
   const { totals } = page;
+  const columns = page.locations.join('\u0000');
   const select = (field: keyof Filters, label: string, options: string[]) => (
     <label>
       {label}
@@ -175,7 +226,7 @@ export function OverviewPage({ version }: { version: number }) {
         {page.matching} rows{page.pages > 1 ? `, page ${page.page} of ${page.pages}` : ''}
       </p>
       <div class="grid-wrap">
-        <table class="grid">
+        <table class="grid" style={{ width: `${13 + 11 * page.locations.length}rem` }}>
           <caption class="visually-hidden">Each network (rows) in each location (columns)</caption>
           <thead>
             <tr>
@@ -189,18 +240,7 @@ export function OverviewPage({ version }: { version: number }) {
           </thead>
           <tbody>
             {page.rows.map((row) => (
-              <tr
-                key={`${row.project}/${row.namespace}/${row.network}`}
-                data-row={`${row.project}/${row.network}`}
-              >
-                <th scope="row">
-                  {row.project}
-                  {row.namespace !== 'default' ? `/${row.namespace}` : ''} / {row.network}
-                </th>
-                {row.pairs.map((pair) => (
-                  <PairCell key={pair.location} row={row} pair={pair} />
-                ))}
-              </tr>
+              <Row key={`${row.project}/${row.namespace}/${row.network}`} row={row} columns={columns} />
             ))}
           </tbody>
         </table>
@@ -210,14 +250,14 @@ export function OverviewPage({ version }: { version: number }) {
           <button
             type="button"
             disabled={page.page <= 1}
-            onClick={() => setFilters({ ...filters, page: page.page - 1 })}
+            onClick={() => change({ ...filters, page: page.page - 1 })}
           >
             Previous
           </button>
           <button
             type="button"
             disabled={page.page >= page.pages}
-            onClick={() => setFilters({ ...filters, page: page.page + 1 })}
+            onClick={() => change({ ...filters, page: page.page + 1 })}
           >
             Next
           </button>

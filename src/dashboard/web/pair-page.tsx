@@ -1,9 +1,11 @@
 /**
  * A pair: the hop chain of each binding holding it, as `netpresence trace binding` computes it
- * (the server runs src/trace), then the claims and interfaces in each cell serving the location.
+ * (the server runs src/trace; each binding's trace is fetched on its own, so the bindings,
+ * claims and copies, read from the stores, show at once), then the claims and interfaces in each cell serving the location,
+ * and the interface copies the project plane shows (controllers.md §13.2).
  */
-import { useEffect, useState } from 'preact/hooks';
-import { getJson, type PairDetail } from './api.ts';
+import { getJson, type BindingTrace, type PairDetail } from './api.ts';
+import { useLiveFetch } from './live-fetch.ts';
 import { conditionState, conditionWords, StateBadge } from './state.tsx';
 
 const HOP_WORDS: Record<string, string> = {
@@ -23,36 +25,17 @@ const HOP_STATE: Record<string, string> = {
   unchecked: 'unbound',
 };
 
-export function PairPage(props: {
-  hubNamespace: string;
-  network: string;
-  location: string;
-  version: number;
-}) {
-  const { hubNamespace, network, location, version } = props;
-  const [detail, setDetail] = useState<PairDetail | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    let current = true;
-    getJson<PairDetail>('/api/pair', { hubNamespace, network, location }).then(
-      (loaded) => current && setDetail(loaded),
-      (err: Error) => current && setError(err.message),
-    );
-    return () => {
-      current = false;
-    };
-  }, [hubNamespace, network, location, version]);
+/** A binding holding the pair, and its hops (traced on the server, a request of its own). */
+function TraceView({ namespace, binding, version }: { namespace: string; binding: string; version: number }) {
+  const { data: trace, error } = useLiveFetch(`${namespace}/${binding}`, version, () =>
+    getJson<BindingTrace>('/api/trace', { namespace, name: binding }),
+  );
   return (
-    <section aria-labelledby="pair-title">
-      <h2 id="pair-title">
-        Network {network} in {location}
-      </h2>
-      <p>Hub namespace {hubNamespace}</p>
-      {!detail && <p>{error ?? 'Loading…'}</p>}
-      {detail && detail.traces.length === 0 && <p>No binding holds this pair.</p>}
-      {detail?.traces.map((trace) => (
-        <article key={trace.binding} aria-labelledby={`trace-${trace.binding}`}>
-          <h3 id={`trace-${trace.binding}`}>Binding {trace.binding}</h3>
+    <article aria-labelledby={`trace-${binding}`}>
+      <h3 id={`trace-${binding}`}>Binding {binding}</h3>
+      {!trace && <p>{error ?? 'Tracing…'}</p>}
+      {trace && (
+        <>
           <ol class="hops" data-testid="hops">
             {trace.hops.map((hop, i) => (
               <li key={i} class="hop" data-hop={hop.id} data-state={hop.state}>
@@ -78,13 +61,38 @@ export function PairPage(props: {
           <p class="verdict" data-testid="verdict">
             {trace.verdict}
           </p>
-        </article>
+        </>
+      )}
+    </article>
+  );
+}
+
+export function PairPage(props: {
+  hubNamespace: string;
+  network: string;
+  location: string;
+  version: number;
+}) {
+  const { hubNamespace, network, location, version } = props;
+  const { data: detail, error } = useLiveFetch(`${hubNamespace}/${network}/${location}`, version, () =>
+    getJson<PairDetail>('/api/pair', { hubNamespace, network, location }),
+  );
+  return (
+    <section aria-labelledby="pair-title">
+      <h2 id="pair-title">
+        Network {network} in {location}
+      </h2>
+      <p>Hub namespace {hubNamespace}</p>
+      {!detail && <p>{error ?? 'Loading…'}</p>}
+      {detail && detail.bindings.length === 0 && <p>No binding holds this pair.</p>}
+      {detail?.bindings.map((binding) => (
+        <TraceView key={binding} namespace={hubNamespace} binding={binding} version={version} />
       ))}
       {detail && detail.interfaces.length > 0 && (
         <>
-          <h3>Claims and interfaces</h3>
+          <h3 id="interfaces-title">Claims and interfaces</h3>
           <div class="grid-wrap">
-            <table>
+            <table data-testid="interfaces" aria-labelledby="interfaces-title">
               <thead>
                 <tr>
                   <th scope="col">Cell</th>
@@ -133,6 +141,61 @@ export function PairPage(props: {
               </tbody>
             </table>
           </div>
+        </>
+      )}
+      {detail && (
+        <>
+          <h3 id="copies-title">
+            Interface copies in project {detail.project ?? '(not routed)'}
+            {detail.namespace ? `, namespace ${detail.namespace}` : ''}
+          </h3>
+          {detail.copies.length === 0 ? (
+            <p>No interface on this network in {location} is shown in the project yet.</p>
+          ) : (
+            <div class="grid-wrap">
+              <table data-testid="copies" aria-labelledby="copies-title">
+                <thead>
+                  <tr>
+                    <th scope="col">Copy</th>
+                    <th scope="col">Cell</th>
+                    <th scope="col">Held by claim</th>
+                    <th scope="col">Addresses (gateway)</th>
+                    <th scope="col">Phase</th>
+                    <th scope="col">Conditions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {detail.copies.map((c) => (
+                    <tr key={c.name} data-copy={c.name}>
+                      <td>{c.name}</td>
+                      <td>
+                        <a href={`#/cell/${encodeURIComponent(c.cell)}`}>{c.cell}</a>
+                      </td>
+                      <td>{c.heldBy ?? 'none (retained)'}</td>
+                      <td>
+                        {c.addresses.map((a) => (
+                          <div key={a.address}>
+                            {a.address} {a.gateway ? `(${a.gateway})` : ''}
+                          </div>
+                        ))}
+                      </td>
+                      <td>{c.phase ?? '—'}</td>
+                      <td>
+                        {Object.entries(c.conditions).map(([type, condition]) => (
+                          <div key={type}>
+                            <StateBadge
+                              state={conditionState(condition)}
+                              words={conditionWords(type, condition)}
+                            />
+                          </div>
+                        ))}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
         </>
       )}
     </section>
