@@ -41,7 +41,7 @@ import {
   type Any,
   type FleetFixture,
 } from '../support/fleet.ts';
-import { auditEvents, compare, granted, rendered, usedKey } from '../support/rbac-audit.ts';
+import { auditEvents, compare, granted, rendered, roleGranted, usedKey } from '../support/rbac-audit.ts';
 import {
   CELLS_NAMESPACE,
   SPLIT_IDENTITIES,
@@ -51,6 +51,8 @@ import {
 } from '../support/split-fleet.ts';
 
 const CELLS = ['cell-a', 'cell-b'];
+const CONSUMER_CONTEXT = 'project-project-alpha-as-consumer';
+const CONSUMER_USER = 'consumer-project-alpha';
 const LOCATION = 'us-central-1';
 /** See the module comment: a Then's bound on processes split apart. */
 const THEN_WITHIN = GIVEN_WITHIN;
@@ -107,6 +109,14 @@ const UNREACHED: Record<string, Record<string, string>> = {
     'cell|create|events.k8s.io|events||ns': 'allocation events: a Warning when IPAM refuses an allocation',
     'cell|get|networking.datumapis.com|networkinterfaceclaims||ns':
       'claim controller: re-reads a claim before reporting an allocation finding',
+  },
+  consumer: {
+    'hub|get|networking.datumapis.com|networkbindings||ns': 'a consumer reads its binding (kubectl get)',
+    'hub|list|networking.datumapis.com|networkbindings||ns': "a consumer lists its namespace's bindings",
+    'hub|watch|networking.datumapis.com|networkbindings||ns': 'a consumer waits for Ready (kubectl wait)',
+    'hub|update|networking.datumapis.com|networkbindings||ns': 'a consumer edits a binding (kubectl edit)',
+    'hub|patch|networking.datumapis.com|networkbindings||ns': 'a consumer edits a binding (kubectl patch)',
+    'hub|get||namespaces||cluster': 'kubectl -n ns-<uid>: a consumer reads the namespace it works in',
   },
   cellAbroad: {
     'project|update|ipam.miloapis.com|ipclaims||ns':
@@ -167,6 +177,11 @@ const IDENTITIES = {
     users: [SPLIT_IDENTITIES.cell],
     grants: () => [granted('cell', 'rbac/cell', serviceAccount('netpresence-cell'), namespaced)],
   },
+  consumer: {
+    users: [CONSUMER_USER],
+    // Bound by the hub-namespace provisioner in each of the project's hub namespaces.
+    grants: () => [roleGranted('hub', 'rbac/hub', 'netpresence-consumer', namespaced)],
+  },
   cellAbroad: {
     users: CELLS.map(SPLIT_IDENTITIES.cellAbroad),
     grants: () => [
@@ -197,7 +212,8 @@ describe('the fleet split apart, under config/rbac only', () => {
         60_000,
         `Cluster ${cell} Ready`,
       );
-    f = await fixtureOn(split.fleet, CELLS);
+    // The project's consumer declares its bindings, as the platform's RBAC lets it.
+    f = await fixtureOn(split.fleet, CELLS, CONSUMER_CONTEXT);
   });
 
   after(async () => {
@@ -241,7 +257,7 @@ describe('the fleet split apart, under config/rbac only', () => {
 
   it('S106 teardown, consumers first', async () => {
     await f.client('cell-a', KINDS.claims).delete('web-0-eth0', f.H);
-    await f.client('hub', KINDS.networkBindings).delete('web', f.H);
+    await f.client(CONSUMER_CONTEXT, KINDS.networkBindings).delete('web', f.H);
     await allWithin(THEN_WITHIN, s106Outcome(f));
   });
 
@@ -297,7 +313,7 @@ describe('the fleet split apart, under config/rbac only', () => {
       },
     });
     // Fixture F again for the next scenario: vpc as seeded, and no binding yet.
-    await f.client('hub', KINDS.networkBindings).delete('web', f.H);
+    await f.client(CONSUMER_CONTEXT, KINDS.networkBindings).delete('web', f.H);
     await allWithin(THEN_WITHIN, { 'web is gone': () => gone(f, 'hub', 'networkBindings', 'web', f.H) });
     await f.client(ALPHA, KINDS.networks).create({
       metadata: { name: 'vpc', namespace: 'default' },

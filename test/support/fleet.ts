@@ -254,8 +254,15 @@ export async function startFixtureF(options: FleetConfigOptions = {}): Promise<F
   return fixtureOn(fleet, ['cell-a', ...(options.cells ?? []).map((c) => c.name)]);
 }
 
-/** Fixture F on `fleet` (started with its config), once `H` exists on each of `cells`. */
-export async function fixtureOn(fleet: ChildFleet, cells: string[]): Promise<FleetFixture> {
+/**
+ * Fixture F on `fleet` (started with its config), once `H` exists on each of `cells`; bindings
+ * are created through context `bindingsAs` (the hub's admin without it).
+ */
+export async function fixtureOn(
+  fleet: ChildFleet,
+  cells: string[],
+  bindingsAs = 'hub',
+): Promise<FleetFixture> {
   try {
     const H = await fleet.hubNamespace('project-alpha');
     const namespaceOnCell = async (cell: string, namespace: string) => {
@@ -271,7 +278,7 @@ export async function fixtureOn(fleet: ChildFleet, cells: string[]): Promise<Fle
       H,
       client: (context, id) => fleet.client(context, id),
       createBinding: (name = 'web', network = 'vpc', namespace = H) =>
-        fleet.client('hub', KINDS.networkBindings).create({
+        fleet.client(bindingsAs, KINDS.networkBindings).create({
           metadata: { name, namespace },
           spec: {
             network: { name: network },

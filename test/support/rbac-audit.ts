@@ -22,6 +22,19 @@ export function rendered(base: string): Obj[] {
   return parseAllDocuments(out.stdout).map((d) => d.toJSON() as Obj);
 }
 
+/** The keys of every verb of every rule of `role`, labelled `plane`. */
+function ruleKeys(plane: string, role: Obj, namespaced: (resource: string) => boolean): string[] {
+  const keys: string[] = [];
+  for (const rule of role.rules)
+    for (const group of rule.apiGroups)
+      for (const resource of rule.resources) {
+        const [base, sub = ''] = resource.split('/');
+        for (const verb of rule.verbs)
+          keys.push(`${plane}|${verb}|${group}|${base}|${sub}|${namespaced(base) ? 'ns' : 'cluster'}`);
+      }
+  return keys;
+}
+
 /** The keys of every verb of every rule `base` binds to a subject `matches`, labelled `plane`. */
 export function granted(
   plane: string,
@@ -35,17 +48,21 @@ export function granted(
     const role = objects.find(
       (o) => o.kind === binding.roleRef.kind && o.metadata.name === binding.roleRef.name,
     )!;
-    for (const rule of role.rules) {
-      for (const group of rule.apiGroups) {
-        for (const resource of rule.resources) {
-          const [base, sub = ''] = resource.split('/');
-          for (const verb of rule.verbs)
-            keys.add(`${plane}|${verb}|${group}|${base}|${sub}|${namespaced(base) ? 'ns' : 'cluster'}`);
-        }
-      }
-    }
+    for (const key of ruleKeys(plane, role, namespaced)) keys.add(key);
   }
   return keys;
+}
+
+/** The keys of ClusterRole `name` of `base`, which something binds at runtime (the consumer's). */
+export function roleGranted(
+  plane: string,
+  base: string,
+  name: string,
+  namespaced: (resource: string) => boolean,
+): Set<string> {
+  const role = rendered(base).find((o) => o.kind === 'ClusterRole' && o.metadata.name === name);
+  assert.ok(role, `ClusterRole ${name} in ${base}`);
+  return new Set(ruleKeys(plane, role, namespaced));
 }
 
 export interface AuditEvent {
