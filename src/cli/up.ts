@@ -32,6 +32,8 @@ export interface UpFlags {
   logLevel: LogLevel;
   /** `HOST:PORT`, or `off`. */
   dashboard: string;
+  auditLog?: string;
+  standInsOnly?: boolean;
 }
 
 export const DASHBOARD_LINE_PREFIX = 'dashboard: ';
@@ -102,6 +104,8 @@ async function dashboardBeside(fleet: Fleet, listen: string, log: Logger): Promi
 /** Starts the fleet (and its dashboard) and prints the ready lines; `beforeReady` runs between the two. */
 export async function runUp(flags: UpFlags, beforeReady: (fleet: Fleet) => void = () => {}): Promise<Fleet> {
   const started = performance.now();
+  // Apart from the fleet's processes, no read-only identity is granted anything to show.
+  if (flags.standInsOnly) flags = { ...flags, dashboard: 'off' };
   if (flags.dashboard !== 'off') parseListen(flags.dashboard, '--dashboard');
   const config = await loadConfig(flags.config);
   const log = rootLogger({ level: flags.logLevel, name: 'netpresence-up', destination: pino.destination(2) });
@@ -112,6 +116,8 @@ export async function runUp(flags: UpFlags, beforeReady: (fleet: Fleet) => void 
     host: flags.host,
     port: parsePort(flags.port),
     log,
+    auditLog: flags.auditLog,
+    standInsOnly: flags.standInsOnly,
   });
   let dashboard: Dashboard | undefined;
   try {
@@ -157,6 +163,14 @@ export function upCommand(): Command {
       '--dashboard <address>',
       'serve the dashboard at HOST:PORT (loopback only), or "off"',
       DEFAULT_DASHBOARD_LISTEN,
+    )
+    .option(
+      '--audit-log <path>',
+      'append an audit.k8s.io/v1 Event (level Metadata) per request here, one JSON line each',
+    )
+    .option(
+      '--stand-ins-only',
+      'serve the planes and the platform stand-ins only: no manager, propagator, cell controllers, data plane or dashboard, and no RBAC for them (run them apart under config/rbac)',
     )
     .addOption(logLevelOption('warn', 'lowest log level written to stderr'))
     .action(async (flags: UpFlags) => {

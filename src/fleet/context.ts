@@ -14,6 +14,8 @@ export interface FleetContext extends ManagerContext {
   kubeconfig: KubeconfigWriter;
   /** Each served project plane: the uid of the Project it belongs to and its consumer's token. */
   projectPlanes: Map<string, ProjectPlane>;
+  /** No RBAC for the fleet's narrow identities: their processes run apart (fleet.ts). */
+  standInsOnly?: boolean;
 }
 
 export interface ProjectPlane {

@@ -18,6 +18,12 @@
  * Cells run with no configured location: a cell's identity is the ServingLocation the engine
  * carries to it, so moving a Cluster's location label moves the cell's identity with it.
  *
+ * Stand-ins only (`standInsOnly`, `up --stand-ins-only`): steps 1, 2 and 4 and the stand-ins but
+ * cluster readiness, and nothing else — no manager, engine, cell controllers or data plane, and
+ * no RBAC for the fleet's narrow identities, so that `netpresence manager`, `propagator` and
+ * `cell` run as processes of their own under the roles of config/rbac, applied by whoever runs
+ * them (the propagator then owns each Cluster's `Ready`, as it does outside the fleet).
+ *
  * Guarantees: the kubeconfig names every served plane from the moment `startFleet` resolves
  * (and follows project planes as they come and go); `stop()` stops the cells, the engine, the
  * manager and the stand-ins before the server, so nothing writes into a closed plane, and is
@@ -90,6 +96,10 @@ export interface FleetOptions {
   host?: string;
   port?: number;
   log: Logger;
+  /** Append an audit.k8s.io/v1 Event per request here (`--audit-log`). */
+  auditLog?: string;
+  /** Serve the planes and the platform stand-ins only (see above). */
+  standInsOnly?: boolean;
 }
 
 export interface Fleet {
@@ -119,13 +129,14 @@ function grantIn(server: ApiServer, plane: string, grant: Grant): void {
   ensureObjects(served, CLUSTER_ROLE_BINDINGS, grant.bindings);
 }
 
-/** Step 1: the platform, hub and cell planes with their CRDs and RBAC. */
-function composeStaticPlanes(server: ApiServer, config: FleetConfig): void {
+/** Step 1: the platform, hub and cell planes with their CRDs and (unless `crdsOnly`) RBAC. */
+function composeStaticPlanes(server: ApiServer, config: FleetConfig, crdsOnly: boolean): void {
   server.addPlane(HUB_PLANE);
   for (const cell of config.cells) server.addPlane(cell.name);
   installPlaneCrds(server.plane(ROOT_PLANE)!, crdsOfPlane.platform);
   installPlaneCrds(server.plane(HUB_PLANE)!, crdsOfPlane.hub);
   for (const cell of config.cells) installPlaneCrds(server.plane(cell.name)!, crdsOfPlane.cell);
+  if (crdsOnly) return;
   grantIn(server, ROOT_PLANE, platformGrants());
   grantIn(server, HUB_PLANE, hubGrants(config.cells.map((cell) => cell.name)));
   for (const cell of config.cells) grantIn(server, cell.name, cellGrants(cell.name));
@@ -169,77 +180,13 @@ async function seedOnce(ctx: FleetContext): Promise<void> {
   );
 }
 
-export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const { config, log } = options;
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const clock = systemClock;
-  // The stand-ins', data plane's and propagation engine's controller metrics, and the server's
-  // writes by identity, served beside the manager's and the cells'.
-  const metrics = new RuntimeMetrics(new Registry());
-  const server = await ApiServer.start({
-    host: options.host,
-    port: options.port,
-    dataDir: options.dataDir,
-    log: log.child({ component: 'apiserver' }),
-    plane: { writeCounter: new WriteCounter(metrics.registry) },
-    // Every controller set is in this process: its clients skip TLS (plane-kubeconfig.ts).
-    loopback: true,
-  });
-  composeStaticPlanes(server, config);
-
-  const cellTokens = new Map(
-    config.cells.map((cell) => [cell.name, server.createIdentity(cellIdentity(cell.name))]),
-  );
-  const platformToken = server.createIdentity(PLATFORM_IDENTITY, [SUPERUSER_GROUP]);
-  const managerToken = server.createIdentity(MANAGER_IDENTITY);
-  const dashboardToken = server.createIdentity(DASHBOARD_IDENTITY);
-  const kubeconfig = new KubeconfigWriter(options.kubeconfigPath, server, cellTokens);
-
-  const platformKubeConfig = planeKubeConfig(server, ROOT_PLANE, platformToken);
-  const platform = new StaticPlane('platform', platformKubeConfig, clock, log);
-  const hub = new StaticPlane(HUB_PLANE, planeKubeConfig(server, HUB_PLANE, platformToken), clock, log);
-  const projects = new PlaneRegistry({
-    projects: platform.informer<ProjectLike>(PROJECTS),
-    kubeConfigFor: (project) => projectKubeConfig(platformKubeConfig, project),
-    log,
-    clock,
-  });
-  const ctx: FleetContext = {
-    platform,
-    hub,
-    projects,
-    clock,
-    log,
-    metrics,
-    server,
-    config,
-    kubeconfig,
-    projectPlanes: new Map(),
-  };
-
-  // Step 2: a restart reopens the planes of stored Projects before anyone engages them.
-  const stored = await platform.client<Project>(resourceIdOf(projectKind)).list();
-  for (const project of stored.items)
-    if (!project.metadata.deletionTimestamp) provision(project.metadata.name!, project.metadata.uid!, ctx);
-  await kubeconfig.write();
-
-  // Step 3: the stand-ins, then every controller set.
-  projects.start();
-  const standIns: RunnableController[] = [
-    projectProvisioner,
-    hubNamespaceProvisioner,
-    clusterReadiness,
-    locationProjector,
-  ].map((definition) => definition.build(ctx));
-  await Promise.all([platform.synced(), hub.synced(), projects.settled()]);
-  for (const controller of standIns) await controller.start();
-  await seedClusters(hub, config.cells);
-  log.info({ ms: elapsed() }, 'planes and platform stand-ins are up');
-
-  // The controller sets start side by side, and a fresh data directory is seeded meanwhile.
-  const seeded = seedOnce(ctx);
-  seeded.catch(() => undefined); // awaited below, once the controller sets are up
+/** The manager, the engine, the cells and the data plane: what `standInsOnly` leaves out. */
+async function startControllerSets(
+  ctx: FleetContext,
+  managerToken: string,
+  cellTokens: Map<string, string>,
+): Promise<{ metricsUrls: string[]; stop(): Promise<void> }> {
+  const { server, config, log, clock } = ctx;
   const propagatorToken = server.createIdentity(PROPAGATOR_IDENTITY);
   const memberKubeConfigs = new Map(
     config.cells.map((cell) => [cell.name, planeKubeConfig(server, cell.name, propagatorToken)]),
@@ -279,8 +226,101 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         });
       }),
   ] as const);
-  log.info({ ms: elapsed() }, 'manager, propagation engine and cells are up');
   const dataPlane = await startDataPlane(ctx);
+  return {
+    metricsUrls: [manager, ...cells].flatMap((process) =>
+      process.metricsUrl ? [`${process.metricsUrl}/metrics`] : [],
+    ),
+    async stop() {
+      await dataPlane.stop();
+      for (const cell of cells) await cell.stop();
+      await engine.stop();
+      await manager.stop();
+    },
+  };
+}
+
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const { config, log } = options;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const clock = systemClock;
+  // The stand-ins', data plane's and propagation engine's controller metrics, and the server's
+  // writes by identity, served beside the manager's and the cells'.
+  const metrics = new RuntimeMetrics(new Registry());
+  const server = await ApiServer.start({
+    host: options.host,
+    port: options.port,
+    dataDir: options.dataDir,
+    auditLog: options.auditLog,
+    log: log.child({ component: 'apiserver' }),
+    plane: { writeCounter: new WriteCounter(metrics.registry) },
+    // Every controller set is in this process: its clients skip TLS (plane-kubeconfig.ts).
+    loopback: true,
+  });
+  const standInsOnly = options.standInsOnly ?? false;
+  composeStaticPlanes(server, config, standInsOnly);
+
+  const cellTokens = new Map(
+    config.cells.map((cell) => [cell.name, server.createIdentity(cellIdentity(cell.name))]),
+  );
+  const platformToken = server.createIdentity(PLATFORM_IDENTITY, [SUPERUSER_GROUP]);
+  const managerToken = server.createIdentity(MANAGER_IDENTITY);
+  const dashboardToken = server.createIdentity(DASHBOARD_IDENTITY);
+  const kubeconfig = new KubeconfigWriter(options.kubeconfigPath, server, cellTokens);
+
+  const platformKubeConfig = planeKubeConfig(server, ROOT_PLANE, platformToken);
+  const platform = new StaticPlane('platform', platformKubeConfig, clock, log);
+  const hub = new StaticPlane(HUB_PLANE, planeKubeConfig(server, HUB_PLANE, platformToken), clock, log);
+  const projects = new PlaneRegistry({
+    projects: platform.informer<ProjectLike>(PROJECTS),
+    kubeConfigFor: (project) => projectKubeConfig(platformKubeConfig, project),
+    log,
+    clock,
+  });
+  const ctx: FleetContext = {
+    platform,
+    hub,
+    projects,
+    clock,
+    log,
+    metrics,
+    server,
+    config,
+    kubeconfig,
+    projectPlanes: new Map(),
+    standInsOnly,
+  };
+
+  // Step 2: a restart reopens the planes of stored Projects before anyone engages them.
+  const stored = await platform.client<Project>(resourceIdOf(projectKind)).list();
+  for (const project of stored.items)
+    if (!project.metadata.deletionTimestamp) provision(project.metadata.name!, project.metadata.uid!, ctx);
+  await kubeconfig.write();
+
+  // Step 3: the stand-ins, then every controller set.
+  projects.start();
+  const standIns: RunnableController[] = [
+    projectProvisioner,
+    hubNamespaceProvisioner,
+    ...(standInsOnly ? [] : [clusterReadiness]),
+    locationProjector,
+  ].map((definition) => definition.build(ctx));
+  await Promise.all([platform.synced(), hub.synced(), projects.settled()]);
+  for (const controller of standIns) await controller.start();
+  await seedClusters(hub, config.cells);
+  log.info({ ms: elapsed() }, 'planes and platform stand-ins are up');
+
+  // The controller sets start side by side, and a fresh data directory is seeded meanwhile.
+  const seeded = seedOnce(ctx);
+  seeded.catch(() => undefined); // awaited below, once the controller sets are up
+  const controllerSets = standInsOnly
+    ? { metricsUrls: [], stop: async () => undefined }
+    : await startControllerSets(ctx, managerToken, cellTokens);
+  log.info(
+    { ms: elapsed() },
+    standInsOnly ? 'no controller sets: stand-ins only' : 'manager, propagation engine and cells are up',
+  );
   const fleetEndpoints = await serveEndpoints({ metricsAddr: LOOPBACK_METRICS, metrics, ready: () => true });
   await seeded;
   log.info({ ms: elapsed() }, 'the fleet is seeded');
@@ -290,9 +330,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     server,
     kubeconfigPath: options.kubeconfigPath,
     url: server.url(ROOT_PLANE),
-    metricsUrls: [manager, ...cells, fleetEndpoints].flatMap((process) =>
-      process.metricsUrl ? [`${process.metricsUrl}/metrics`] : [],
-    ),
+    metricsUrls: [
+      ...controllerSets.metricsUrls,
+      ...(fleetEndpoints.metricsUrl ? [`${fleetEndpoints.metricsUrl}/metrics`] : []),
+    ],
     readOnlyKubeconfig: () =>
       renderKubeconfig(
         server.certificates.caCertPem,
@@ -310,10 +351,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     stop() {
       stopping ??= (async () => {
         await fleetEndpoints.close();
-        await dataPlane.stop();
-        for (const cell of cells) await cell.stop();
-        await engine.stop();
-        await manager.stop();
+        await controllerSets.stop();
         for (const controller of standIns) await controller.stop();
         await projects.stop();
         await Promise.all([platform.close(), hub.close()]);

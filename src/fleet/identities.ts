@@ -39,9 +39,16 @@ export const DASHBOARD_IDENTITY = 'netpresence-dashboard';
 
 export const cellIdentity = (cell: string): string => `netpresence-${cell}`;
 
-/** The cell among `cells` whose identity `user` is, or undefined. */
+/**
+ * The user of cell C's ServiceAccount in project planes and on the hub (config/rbac): one per
+ * cell, named after it, in `netpresence-cells`.
+ */
+export const cellServiceAccountUser = (cell: string): string =>
+  `system:serviceaccount:netpresence-cells:${cell}`;
+
+/** The cell among `cells` whose identity `user` is (the fleet's, or its ServiceAccount), or undefined. */
 export function cellOfIdentity(user: string, cells: readonly string[]): string | undefined {
-  return cells.find((cell) => cellIdentity(cell) === user);
+  return cells.find((cell) => cellIdentity(cell) === user || cellServiceAccountUser(cell) === user);
 }
 export const consumerIdentity = (project: string): string => `consumer-${project}`;
 export const dataPlaneCellIdentity = (cell: string): string => `netpresence-dataplane-${cell}`;

@@ -2,7 +2,8 @@
  * Project provisioner: the fleet's stand-in for Milo's project lifecycle. A `Project` on the
  * platform gets its project plane — served at the Milo path, with the project CRDs, the IPAM
  * allocation hook, the default IPAM configuration (apis.md §2.7), the namespace `default` and
- * the RBAC of the fleet's identities — and is then marked `Ready`; a Project that is deleted
+ * the RBAC of the fleet's identities (none when its processes run apart: `standInsOnly`) — and
+ * is then marked `Ready`; a Project that is deleted
  * (or being deleted) loses its plane.
  *
  * Guarantees:
@@ -54,7 +55,7 @@ export const PROJECT_NAMESPACE = 'default';
 export interface ProvisionerDeps {
   projects: ObjectStore<Project>;
   client: ResourceClient<Project>;
-  fleet: Pick<FleetContext, 'server' | 'config' | 'kubeconfig' | 'projectPlanes'>;
+  fleet: Pick<FleetContext, 'server' | 'config' | 'kubeconfig' | 'projectPlanes' | 'standInsOnly'>;
   clock: Clock;
 }
 
@@ -80,9 +81,11 @@ export function provision(project: string, uid: string, fleet: ProvisionerDeps['
   }
   installPlaneCrds(plane, crdsOfPlane.project);
   installDefaultIpamConfig(plane);
-  const grants = projectGrants(config.cells.map((cell) => cell.name));
-  ensureObjects(plane, CLUSTER_ROLES, grants.roles);
-  ensureObjects(plane, CLUSTER_ROLE_BINDINGS, grants.bindings);
+  if (!fleet.standInsOnly) {
+    const grants = projectGrants(config.cells.map((cell) => cell.name));
+    ensureObjects(plane, CLUSTER_ROLES, grants.roles);
+    ensureObjects(plane, CLUSTER_ROLE_BINDINGS, grants.bindings);
+  }
   let held = projectPlanes.get(project);
   if (!held) {
     held = { uid, consumerToken: server.createIdentity(consumerIdentity(project)) };

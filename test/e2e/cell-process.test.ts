@@ -15,7 +15,7 @@ import { CELL_LEASE, CELL_LEASE_NAMESPACE } from '../../src/processes/cell.ts';
 import { LEASES, type Lease } from '../../src/runtime/leader-election.ts';
 import { eventually } from '../support/apiserver.ts';
 import { bound, CELL_A, createClaim, startFixtureK, type CellScenario } from '../support/cell-fixtures.ts';
-import { get, startProcess, type RunningProcess } from '../support/process.ts';
+import { get, startCellProcess, type RunningProcess } from '../support/process.ts';
 
 describe('netpresence cell', () => {
   let k: CellScenario;
@@ -29,16 +29,7 @@ describe('netpresence cell', () => {
     const ipamKubeconfig = join(dir, 'ipam.kubeconfig');
     await writeFile(cellKubeconfig, k.s.kubeConfig(CELL_A).exportConfig(), { mode: 0o600 });
     await writeFile(ipamKubeconfig, k.s.kubeConfig('platform').exportConfig(), { mode: 0o600 });
-    cell = await startProcess('cell', [
-      '--kubeconfig',
-      cellKubeconfig,
-      '--ipam-kubeconfig',
-      ipamKubeconfig,
-      '--identity',
-      'cell-test',
-      '--log-level',
-      'warn',
-    ]);
+    cell = await startCellProcess({ kubeconfig: cellKubeconfig, ipamKubeconfig, identity: 'cell-test' });
   });
 
   after(async () => {

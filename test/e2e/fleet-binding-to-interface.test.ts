@@ -15,47 +15,17 @@ import {
   C,
   conditionOf,
   get,
-  gone,
   isTrue,
   KINDS,
   POLICY,
   s104Outcome,
+  s106Outcome,
   scenario104,
   startFixtureF,
   SUBNET,
   WITHIN,
-  type Any,
   type FleetFixture,
 } from '../support/fleet.ts';
-
-/** Every Then of S106, as checks. */
-function s106Outcome(f: FleetFixture) {
-  return {
-    'the interface is gone': () => gone(f, 'cell-a', 'interfaces', 'web-0-eth0', f.H),
-    'the IPClaim of the interface is gone': () =>
-      gone(f, ALPHA, 'ipClaims', 'web-0-eth0.cell-a-f-ipv6', 'default'),
-    'C is gone from the project plane': () => gone(f, ALPHA, 'networkContexts', C, 'default'),
-    "C's IPClaim is gone": async () =>
-      (await f.client<Any>(ALPHA, KINDS.ipClaims).list({ namespace: 'default' })).items.every(
-        (claim: Any) => !claim.metadata.name.startsWith('networkcontext-'),
-      ),
-    'pool datum-subnet-v6-vpc-us-central-1 is gone': () =>
-      gone(f, ALPHA, 'ipPools', 'datum-subnet-v6-vpc-us-central-1'),
-    'the Subnet is gone from the project plane': () => gone(f, ALPHA, 'subnets', SUBNET, 'default'),
-    'the hub copies are gone': async () =>
-      (await gone(f, 'hub', 'networkContexts', C, f.H)) && (await gone(f, 'hub', 'subnets', SUBNET, f.H)),
-    'the cell copies are gone': async () =>
-      (await gone(f, 'cell-a', 'networkContexts', C, f.H)) &&
-      (await gone(f, 'cell-a', 'subnets', SUBNET, f.H)),
-    'vpc still holds fd20::/48 and is Ready': async () => {
-      const network = await get(f, ALPHA, 'networks', 'vpc', 'default');
-      return network?.status?.ipam?.ipv6Prefix === 'fd20::/48' && isTrue(network, 'Ready');
-    },
-    'the ServingLocation and location-us-central-1 remain': async () =>
-      (await get(f, 'cell-a', 'servingLocations', 'us-central-1')) !== undefined &&
-      (await get(f, 'hub', 'clusterPropagationPolicies', POLICY)) !== undefined,
-  };
-}
 
 describe('end to end on the embedded fleet', () => {
   let f: FleetFixture | undefined;

@@ -8,18 +8,16 @@
  * needs it in a case this run does not reach.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parseAllDocuments } from 'yaml';
 import { eventually } from '../support/apiserver.ts';
 import { bound, CELL_A, createClaim, startFixtureK, type CellScenario } from '../support/cell-fixtures.ts';
 import { Kubectl } from '../support/kubectl.ts';
-import { startProcess, type RunningProcess } from '../support/process.ts';
+import { startCellProcess, type RunningProcess } from '../support/process.ts';
+import { auditEvents, compare, CONFIG, granted, usedKey } from '../support/rbac-audit.ts';
 
-const CONFIG = resolve(import.meta.dirname, '../../config');
 const PROJECT_PLANE = 'project-project-alpha';
 const CELL_USER = 'system:serviceaccount:netpresence-system:netpresence-cell';
 const IPAM_USER = `system:serviceaccount:netpresence-cells:${CELL_A}`;
@@ -40,38 +38,6 @@ const UNREACHED: Record<string, string> = {
 };
 
 type Obj = Record<string, any>;
-
-function rendered(base: string): Obj[] {
-  const out = spawnSync('kubectl', ['kustomize', join(CONFIG, base)], { encoding: 'utf8' });
-  assert.equal(out.status, 0, out.stderr);
-  return parseAllDocuments(out.stdout).map((d) => d.toJSON() as Obj);
-}
-
-/** `plane|verb|group|resource|subresource|ns-or-cluster` for every verb of every rule bound to `subject`. */
-function granted(
-  plane: string,
-  base: string,
-  matches: (subject: Obj) => boolean,
-  namespaced: (r: string) => boolean,
-): Set<string> {
-  const objects = rendered(base);
-  const keys = new Set<string>();
-  for (const binding of objects.filter((o) => /RoleBinding$/.test(o.kind) && o.subjects.some(matches))) {
-    const role = objects.find(
-      (o) => o.kind === binding.roleRef.kind && o.metadata.name === binding.roleRef.name,
-    )!;
-    for (const rule of role.rules) {
-      for (const group of rule.apiGroups) {
-        for (const resource of rule.resources) {
-          const [base, sub = ''] = resource.split('/');
-          for (const verb of rule.verbs)
-            keys.add(`${plane}|${verb}|${group}|${base}|${sub}|${namespaced(base) ? 'ns' : 'cluster'}`);
-        }
-      }
-    }
-  }
-  return keys;
-}
 
 const CLUSTER_SCOPED = new Set(['namespaces', 'servinglocations', 'ipclasses', 'ippools']);
 
@@ -116,16 +82,7 @@ describe('netpresence cell under config/rbac only', () => {
       k.s.server.kubeconfig(await token(PROJECT_PLANE, CELL_A, 'netpresence-cells'), ['root']),
       { mode: 0o600 },
     );
-    cell = await startProcess('cell', [
-      '--kubeconfig',
-      cellKubeconfig,
-      '--ipam-kubeconfig',
-      ipamKubeconfig,
-      '--identity',
-      'least',
-      '--log-level',
-      'warn',
-    ]);
+    cell = await startCellProcess({ kubeconfig: cellKubeconfig, ipamKubeconfig, identity: 'least' });
   });
 
   after(async () => {
@@ -162,26 +119,16 @@ describe('netpresence cell under config/rbac only', () => {
   });
 
   it('was refused nothing and used every permission it was granted', async () => {
-    const events = (await readFile(auditLog, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Obj)
-      .filter((e) => e.user.username === CELL_USER || e.user.username === IPAM_USER);
+    const events = (await auditEvents(auditLog)).filter(
+      (e) => e.user.username === CELL_USER || e.user.username === IPAM_USER,
+    );
     assert.ok(events.length > 0, 'the cell made requests');
     const refused = events.filter((e) => e.responseStatus.code === 403 || e.responseStatus.code === 401);
     assert.deepEqual(
       refused.map((e) => `${e.verb} ${e.requestURI} → ${e.responseStatus.code}`),
       [],
     );
-    const used = new Set(
-      events
-        .filter((e) => e.objectRef)
-        .map((e) => {
-          const r = e.objectRef;
-          const plane = e.annotations['netpresence.datumapis.com/plane'];
-          return `${plane}|${e.verb}|${r.apiGroup}|${r.resource}|${r.subresource ?? ''}|${r.namespace ? 'ns' : 'cluster'}`;
-        }),
-    );
+    const used = new Set(events.filter((e) => e.objectRef).map((e) => usedKey(e)));
     const matchesCell = (s: Obj) => s.kind === 'ServiceAccount' && s.name === 'netpresence-cell';
     const matchesCells = (s: Obj) =>
       s.kind === 'Group' && s.name === 'system:serviceaccounts:netpresence-cells';
@@ -189,13 +136,8 @@ describe('netpresence cell under config/rbac only', () => {
       ...granted(CELL_A, 'rbac/cell', matchesCell, (r) => !CLUSTER_SCOPED.has(r)),
       ...granted(PROJECT_PLANE, 'rbac/project', matchesCells, (r) => !CLUSTER_SCOPED.has(r)),
     ]);
-    // A namespaced list or watch across all namespaces is recorded without a namespace.
-    const usedAnywhere = (key: string) => used.has(key) || used.has(key.replace(/\|ns$/, '|cluster'));
-    const unused = [...grants].filter((key) => !usedAnywhere(key) && !UNREACHED[key]);
+    const { unused, notGranted } = compare(grants, used, UNREACHED);
     assert.deepEqual(unused, [], 'granted, never used, and not listed as needed elsewhere');
-    const notGranted = [...used].filter(
-      (key) => !grants.has(key) && !grants.has(key.replace(/\|cluster$/, '|ns')),
-    );
     assert.deepEqual(notGranted, [], 'used without a grant (the server would have refused it)');
   });
 });

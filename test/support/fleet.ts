@@ -99,6 +99,8 @@ export interface ChildFleetOptions {
   nodeArgs?: string[];
   /** Serve the dashboard on a free loopback port; off without it, so fleets do not contend for it. */
   dashboard?: boolean;
+  /** More flags for `up` (e.g. `--stand-ins-only`). */
+  args?: string[];
 }
 
 export interface ChildFleet {
@@ -131,6 +133,7 @@ export async function startChildFleet(options: ChildFleetOptions = {}): Promise<
     args.push('--config', configPath);
   }
   if (options.dataDir) args.push('--data-dir', options.dataDir);
+  args.push(...(options.args ?? []));
   const started = Date.now();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...args], {
     cwd: REPO_ROOT,
@@ -248,6 +251,18 @@ export const KINDS = {
  */
 export async function startFixtureF(options: FleetConfigOptions = {}): Promise<FleetFixture> {
   const fleet = await startChildFleet({ config: fixtureFConfig(options) });
+  return fixtureOn(fleet, ['cell-a', ...(options.cells ?? []).map((c) => c.name)]);
+}
+
+/**
+ * Fixture F on `fleet` (started with its config), once `H` exists on each of `cells`; bindings
+ * are created through context `bindingsAs` (the hub's admin without it).
+ */
+export async function fixtureOn(
+  fleet: ChildFleet,
+  cells: string[],
+  bindingsAs = 'hub',
+): Promise<FleetFixture> {
   try {
     const H = await fleet.hubNamespace('project-alpha');
     const namespaceOnCell = async (cell: string, namespace: string) => {
@@ -257,14 +272,13 @@ export async function startFixtureF(options: FleetConfigOptions = {}): Promise<F
         `${namespace} on ${cell}`,
       );
     };
-    for (const cell of ['cell-a', ...(options.cells ?? []).map((c) => c.name)])
-      await namespaceOnCell(cell, H);
+    for (const cell of cells) await namespaceOnCell(cell, H);
     return {
       fleet,
       H,
       client: (context, id) => fleet.client(context, id),
       createBinding: (name = 'web', network = 'vpc', namespace = H) =>
-        fleet.client('hub', KINDS.networkBindings).create({
+        fleet.client(bindingsAs, KINDS.networkBindings).create({
           metadata: { name, namespace },
           spec: {
             network: { name: network },
@@ -392,6 +406,35 @@ export function s104Outcome(f: FleetFixture, claim = 'web-0-eth0', address = 'fd
     },
     [`IPClaim ${claim}.cell-a-f-ipv6 is Bound in project-alpha/default`]: async () =>
       (await get(f, ALPHA, 'ipClaims', `${claim}.cell-a-f-ipv6`, 'default'))?.status?.phase === 'Bound',
+  };
+}
+
+/** Every Then of S106, as checks. */
+export function s106Outcome(f: FleetFixture) {
+  return {
+    'the interface is gone': () => gone(f, 'cell-a', 'interfaces', 'web-0-eth0', f.H),
+    'the IPClaim of the interface is gone': () =>
+      gone(f, ALPHA, 'ipClaims', 'web-0-eth0.cell-a-f-ipv6', 'default'),
+    'C is gone from the project plane': () => gone(f, ALPHA, 'networkContexts', C, 'default'),
+    "C's IPClaim is gone": async () =>
+      (await f.client<Any>(ALPHA, KINDS.ipClaims).list({ namespace: 'default' })).items.every(
+        (claim: Any) => !claim.metadata.name.startsWith('networkcontext-'),
+      ),
+    'pool datum-subnet-v6-vpc-us-central-1 is gone': () =>
+      gone(f, ALPHA, 'ipPools', 'datum-subnet-v6-vpc-us-central-1'),
+    'the Subnet is gone from the project plane': () => gone(f, ALPHA, 'subnets', SUBNET, 'default'),
+    'the hub copies are gone': async () =>
+      (await gone(f, 'hub', 'networkContexts', C, f.H)) && (await gone(f, 'hub', 'subnets', SUBNET, f.H)),
+    'the cell copies are gone': async () =>
+      (await gone(f, 'cell-a', 'networkContexts', C, f.H)) &&
+      (await gone(f, 'cell-a', 'subnets', SUBNET, f.H)),
+    'vpc still holds fd20::/48 and is Ready': async () => {
+      const network = await get(f, ALPHA, 'networks', 'vpc', 'default');
+      return network?.status?.ipam?.ipv6Prefix === 'fd20::/48' && isTrue(network, 'Ready');
+    },
+    'the ServingLocation and location-us-central-1 remain': async () =>
+      (await get(f, 'cell-a', 'servingLocations', 'us-central-1')) !== undefined &&
+      (await get(f, 'hub', 'clusterPropagationPolicies', POLICY)) !== undefined,
   };
 }
 

@@ -4,7 +4,7 @@
  * running once it prints where it serves them.
  *
  * Guarantees: `startProcess` resolves with both URLs, or rejects naming the command and its
- * stderr when it exits or stays silent for 30 s; `exited` resolves with the exit code.
+ * stderr when it exits or stays silent for 30 s (or `timeoutMs`); `exited` resolves with the exit code.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
@@ -18,7 +18,11 @@ export interface RunningProcess {
 const SERVING_LINE = /metrics on (\S+)\/metrics, health on (\S+)\/healthz/;
 
 /** Runs `netpresence <command> <args> --metrics-addr 127.0.0.1:0 --health-addr 127.0.0.1:0`. */
-export async function startProcess(command: string, args: string[]): Promise<RunningProcess> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  timeoutMs = 30_000,
+): Promise<RunningProcess> {
   const child = spawn(
     process.execPath,
     ['bin/netpresence.js', command, ...args, '--metrics-addr', '127.0.0.1:0', '--health-addr', '127.0.0.1:0'],
@@ -30,8 +34,8 @@ export async function startProcess(command: string, args: string[]): Promise<Run
   let stdout = '';
   const urls = await new Promise<{ metricsUrl: string; healthUrl: string }>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`netpresence ${command} did not start within 30 s: ${stderr}`)),
-      30_000,
+      () => reject(new Error(`netpresence ${command} did not start within ${timeoutMs / 1000} s: ${stderr}`)),
+      timeoutMs,
     );
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
@@ -47,6 +51,41 @@ export async function startProcess(command: string, args: string[]): Promise<Run
     });
   });
   return { child, exited, ...urls };
+}
+
+export interface CellProcessOptions {
+  /** The cell plane's kubeconfig. */
+  kubeconfig: string;
+  /** The IPAM base's kubeconfig (project planes under it). */
+  ipamKubeconfig: string;
+  /** The hub's kubeconfig, for the interface write-back (with `cellName`). */
+  hubKubeconfig?: string;
+  cellName?: string;
+  /** The Lease holder identity. */
+  identity: string;
+  timeoutMs?: number;
+}
+
+/** Runs `netpresence cell` with these kubeconfigs, logging warnings and worse. */
+export function startCellProcess(options: CellProcessOptions): Promise<RunningProcess> {
+  const hub = options.hubKubeconfig
+    ? ['--hub-kubeconfig', options.hubKubeconfig, '--cell-name', options.cellName!]
+    : [];
+  return startProcess(
+    'cell',
+    [
+      '--kubeconfig',
+      options.kubeconfig,
+      '--ipam-kubeconfig',
+      options.ipamKubeconfig,
+      ...hub,
+      '--identity',
+      options.identity,
+      '--log-level',
+      'warn',
+    ],
+    options.timeoutMs,
+  );
 }
 
 /** GETs `url`; resolves with its status and body. */
