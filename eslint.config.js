@@ -44,9 +44,7 @@ export default tseslint.config(
     // Source files say what their values are: no `any`, and nothing `any` flows on unchecked.
     // Tests (and test/, bench/) may keep the override above.
     files: ['src/**/*.ts'],
-    ignores: [
-      'src/**/*.test.ts',
-    ],
+    ignores: ['src/**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unsafe-assignment': 'error',

@@ -186,7 +186,7 @@ async function startControllerSets(
   managerToken: string,
   cellTokens: Map<string, string>,
 ): Promise<{ metricsUrls: string[]; stop(): Promise<void> }> {
-  const { server, config, log, clock } = ctx;
+  const { server, config, log, clock, metrics } = ctx;
   const propagatorToken = server.createIdentity(PROPAGATOR_IDENTITY);
   const memberKubeConfigs = new Map(
     config.cells.map((cell) => [cell.name, planeKubeConfig(server, cell.name, propagatorToken)]),

@@ -64,5 +64,5 @@ export function bindingController(
     triggers: [view.resourceBindings, view.clusterResourceBindings].map((informer) =>
       forObject(informer, (binding) => bindingKeyOf(binding), ...predicates),
     ),
-  };
+  });
 }
