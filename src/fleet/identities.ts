@@ -22,11 +22,13 @@
  *   that project's hub namespaces only, through a RoleBinding the hub-namespace provisioner
  *   writes into each of them.
  *
- * Guarantees: every function here is pure — it returns the RBAC objects a plane of that kind
- * needs; the fleet stores them with `ensureObjects`.
+ * Guarantees: every function here returns the RBAC objects a plane of that kind needs (the
+ * consumer's role read from config/rbac/hub, the rest built here); the fleet stores them with
+ * `ensureObjects`.
  */
 import type { KubeObject } from '../apiserver/objects.ts';
 import type { StoredKind } from './bootstrap.ts';
+import { baseRole } from './rbac-bases.ts';
 
 export const PLATFORM_IDENTITY = 'netpresence-platform';
 export const MANAGER_IDENTITY = 'netpresence-manager';
@@ -195,8 +197,9 @@ export function hubGrants(cells: string[] = []): Grant {
     ),
     grant(PROPAGATOR_IDENTITY, [rule(ALL, ALL, ALL)], [PROPAGATOR_IDENTITY]),
     grant(CELL_ROLE, CELL_HUB_RULES, cells.map(cellIdentity)),
-    // Bound per hub namespace by the hub-namespace provisioner, never cluster-wide.
-    { roles: [clusterRole(CONSUMER_ROLE, consumerRules())], bindings: [] },
+    // Bound per hub namespace by the hub-namespace provisioner, never cluster-wide; the role is
+    // config/rbac/hub's, as a deployment applies it.
+    { roles: [baseRole('hub', 'ClusterRole', CONSUMER_ROLE)], bindings: [] },
     dashboardGrant(),
   );
 }
@@ -227,10 +230,6 @@ export function cellGrants(cell: string): Grant {
     grant(DATAPLANE_IDENTITY, dataPlaneSubnetRules(false), [DATAPLANE_IDENTITY]),
     dashboardGrant(),
   );
-}
-
-export function consumerRules(): Rule[] {
-  return [rule([NETWORKING], ['networkbindings'], ALL), rule([''], ['namespaces'], ['get'])];
 }
 
 /** The RoleBinding that lets a project's consumer manage bindings in one of its hub namespaces. */
