@@ -36,6 +36,7 @@ import type { Logger } from 'pino';
 import { isAlreadyExists, isConflict } from '../client/errors.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
 import { systemClock, type Clock } from './clock.ts';
+import { NAMESPACES } from './resource-ids.ts';
 
 export const LEASES: ResourceId = {
   group: 'coordination.k8s.io',
@@ -45,13 +46,8 @@ export const LEASES: ResourceId = {
   namespaced: true,
 };
 
-export const NAMESPACES: ResourceId = {
-  group: '',
-  version: 'v1',
-  kind: 'Namespace',
-  plural: 'namespaces',
-  namespaced: false,
-};
+/** The Lease's namespace is created when absent (resource-ids.ts has the id). */
+export { NAMESPACES };
 
 export interface LeaseTiming {
   leaseDurationMs: number;

@@ -69,7 +69,7 @@ describe('end to end on the embedded fleet', () => {
     assert.equal(await get(f, 'cell-c', 'subnets', SUBNET, f.H), undefined);
   });
 
-  it('S106 teardown, consumers first', async () => {
+  it('S106 deleting the claim and then the binding removes the interface, the context, its Subnet and copies, and keeps the network Ready', async () => {
     f = await startFixtureF();
     await scenario104(f);
     await f.client('cell-a', KINDS.claims).delete('web-0-eth0', f.H);

@@ -202,7 +202,7 @@ describe('interface visibility on the embedded fleet', () => {
     });
   });
 
-  it('S118 copies are views', async () => {
+  it('S118 edits to either interface copy are undone and the cell interface is unchanged', async () => {
     f = await startFixtureF();
     const fixture = f;
     await scenario116(f);
@@ -220,7 +220,7 @@ describe('interface visibility on the embedded fleet', () => {
     assert.deepEqual(after.metadata.labels, before.metadata.labels);
   });
 
-  it('S119 deletion flows through', async () => {
+  it('S119 deleting the claim removes the interface and both of its copies', async () => {
     f = await startFixtureF();
     const fixture = f;
     await scenario116(f);
@@ -353,7 +353,7 @@ describe('interface visibility on the embedded fleet', () => {
     assert.equal(rows.length, 3, listed);
   });
 
-  it('S124 a retained interface', async () => {
+  it('S124 a retained interface shows Available without held-by on both copies', async () => {
     f = await startFixtureF();
     const fixture = f;
     await scenario116(f, { reclaimPolicy: 'Retain' });

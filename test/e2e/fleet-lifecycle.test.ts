@@ -93,7 +93,7 @@ describe('end to end on the embedded fleet: lifecycles', () => {
     });
   });
 
-  it('S109 retained address hold', async () => {
+  it('S109 a retained interface keeps its address and holds its context until it is deleted', async () => {
     const fx = (f = await startFixtureF());
     await scenario104(fx, { reclaimPolicy: 'Retain' });
     const claims = fx.client(cellA, KINDS.claims);

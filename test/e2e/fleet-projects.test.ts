@@ -101,7 +101,7 @@ describe('end to end on the embedded fleet: networks and projects', () => {
     assert.ok(isTrue(await get(fx, 'cell-a', 'claims', 'a-eth0', fx.H), 'Bound'), 'a-eth0 stays bound');
   });
 
-  it('S115 projects stay apart', async () => {
+  it('S115 two projects on one cell keep their contexts, claims and address spaces apart', async () => {
     const fx = (f = await startFixtureF({ projects: ['project-beta'] }));
     const V = await fx.fleet.hubNamespace('project-beta');
     await fx.namespaceOnCell('cell-a', V);

@@ -160,7 +160,7 @@ describe('claim controller (fixture K)', () => {
     await bound(k, 'later-eth0', 'plain');
   });
 
-  it('S80 project namespace missing', async () => {
+  it('S80 a claim in a namespace naming no project namespace is refused ProjectNamespaceNotFound, leaving nothing in IPAM', async () => {
     const clock = new FakeClock(Date.parse('2026-12-02T00:00:00Z'));
     k = await startFixtureK({ clock });
     await k.namespaces.create({
@@ -244,7 +244,7 @@ describe('claim controller (fixture K)', () => {
     assert.deepEqual(keys.sort(), [`${k.H}/db-0-eth0`, `${k.H}/db-1-eth0`]);
   });
 
-  it('S83 all or nothing', async () => {
+  it('S83 a dual-stack claim one family of which cannot be allocated keeps neither address', async () => {
     k = await startFixtureK();
     await k.ipPools.delete('datum-endpoint-v4-root');
     await k.ipPools.create({
@@ -341,7 +341,7 @@ describe('claim controller (fixture K)', () => {
     await claimCondition(k, 'web-0-eth0', 'Allocated', 'Allocated', 'True');
   });
 
-  it('S87 adoption must satisfy', async () => {
+  it('S87 a retained interface is adopted only by a claim matching its network, name, families, class and reclaim policy', async () => {
     k = await startFixtureK();
     await createContext(k, 'other-us-central-1', contextSpec({ network: { name: 'other' } }));
     await createClaim(k, 'adopt-eth0', { reclaimPolicy: 'Retain' });
@@ -623,7 +623,7 @@ describe('claim controller (fixture K)', () => {
     }
   });
 
-  it('S97 long claim names', async () => {
+  it('S97 a 253-character claim name gives hashed, valid, distinct IPClaim names', async () => {
     k = await startFixtureK();
     const name = `web-${'a'.repeat(249)}`;
     assert.equal(name.length, 253);

@@ -222,7 +222,7 @@ describe('location publisher', () => {
       assert.equal(kept.policy.metadata.uid, first.policy.metadata.uid, 'the policy is kept');
     }));
 
-  it('S54 no city code', async () => {
+  it('S54 a location without a city code gets a MissingCityCode warning and is not published', async () => {
     const clock = fakeClock();
     await withPublisher({ clock, fixture: false }, async (s) => {
       await locations(s).create({

@@ -214,7 +214,7 @@ describe('replicator', () => {
       );
     }));
 
-  it('S50 foreign keys survive', () =>
+  it('S50 labels and annotations the replicator does not own survive a copy update', () =>
     withReplicator(async (s, H) => {
       await createContext(s);
       await copy(s, NETWORK_CONTEXTS, H, C);

@@ -15,7 +15,7 @@
  * IPv6 dropped), until the network is deleted.
  */
 import type { IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
-import { ipClaimKind, networkPrefixClaimName } from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import { networkPrefixClaimName } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { NETWORK_CLASS } from '../../apis/ipam/v1alpha1/default-set.ts';
 import { ipPoolKind, type IPPool } from '../../apis/ipam/v1alpha1/ip-pool.ts';
 import { networkScope } from '../../apis/ipam/v1alpha1/scope.ts';
@@ -36,9 +36,9 @@ import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/fi
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import { forObject, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
-import type { IpamAccess } from '../shared/ipam-access.ts';
+import { planeIpam, type IpamAccess } from '../shared/ipam-access.ts';
 import { holdRange, releaseRange, type RangeHold } from '../shared/range-hold.ts';
-import type { ProjectObjectKey } from '../shared/project-object-key.ts';
+import { projectObjectKeyOf, type ProjectObjectKey } from '../shared/project-object-key.ts';
 import { projectObjectDefinition } from '../shared/project-object-controller.ts';
 import type { PlaneWatch, ProjectPlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
@@ -175,12 +175,7 @@ async function report(
 
 const NETWORKS = resourceIdOf(networkKind);
 const NETWORK_CONTEXTS = resourceIdOf(networkContextKind);
-const IP_CLAIMS = resourceIdOf(ipClaimKind);
 const IP_POOLS = resourceIdOf(ipPoolKind);
-
-function networkKey(project: string, namespace: string | undefined, network: string): ProjectObjectKey {
-  return { project, namespace: namespace ?? '', name: network };
-}
 
 /** The network a context is reported to: its controller Network, else the network it names. */
 function ownerOfContext(context: NetworkContext): string {
@@ -193,7 +188,7 @@ function ownerOfContext(context: NetworkContext): string {
 function networksOfContext(project: string) {
   return (event: InformerEvent<NetworkContext>): ProjectObjectKey[] => {
     const owners = new Set([event.object, event.previous].filter((c) => c !== undefined).map(ownerOfContext));
-    return [...owners].map((owner) => networkKey(project, event.object.metadata.namespace, owner));
+    return [...owners].map((owner) => projectObjectKeyOf(project, event.object.metadata.namespace, owner));
   };
 }
 
@@ -203,7 +198,7 @@ function networkOfClaim(project: string) {
     const { target, scope } = event.object.spec;
     const network = scope?.network;
     if (target !== 'ScopeRange' || network?.kind !== networkKind.kind) return [];
-    return [networkKey(project, event.object.metadata.namespace, network.name)];
+    return [projectObjectKeyOf(project, event.object.metadata.namespace, network.name)];
   };
 }
 
@@ -221,7 +216,7 @@ function networksOfPool(project: string, networks: ObjectStore<Network>) {
     return networks
       .list()
       .filter((n) => n.metadata.name === network.name)
-      .map((n) => networkKey(project, n.metadata.namespace, network.name));
+      .map((n) => projectObjectKeyOf(project, n.metadata.namespace, network.name));
   };
 }
 
@@ -229,7 +224,7 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
   const project = plane.project;
   const networks = plane.informer<Network>(NETWORKS);
   const contexts = plane.informer<NetworkContext>(NETWORK_CONTEXTS);
-  const claims = plane.informer<IPClaim>(IP_CLAIMS);
+  const ipam = planeIpam(plane);
   const pools = plane.informer<IPPool>(IP_POOLS);
   return {
     view: {
@@ -238,21 +233,21 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
       contexts: contexts.store,
       networkClient: plane.client<Network>(NETWORKS),
       contextClient: plane.client<NetworkContext>(NETWORK_CONTEXTS),
-      ipam: { project, claims: claims.store, client: plane.client<IPClaim>(IP_CLAIMS) },
+      ipam: ipam.access,
     },
-    informers: [networks, contexts, claims, pools],
+    informers: [networks, contexts, ipam.informer, pools],
     triggers: [
       forObject(networks, (network) =>
-        networkKey(project, network.metadata.namespace, network.metadata.name!),
+        projectObjectKeyOf(project, network.metadata.namespace, network.metadata.name!),
       ),
       watches(contexts, networksOfContext(project)),
-      watches(claims, networkOfClaim(project)),
+      watches(ipam.informer, networkOfClaim(project)),
       watches(pools, networksOfPool(project, networks.store)),
     ],
     keys: () =>
       networks.store
         .list()
-        .map((network) => networkKey(project, network.metadata.namespace, network.metadata.name!)),
+        .map((network) => projectObjectKeyOf(project, network.metadata.namespace, network.metadata.name!)),
   };
 }
 

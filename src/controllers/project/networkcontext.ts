@@ -18,7 +18,7 @@
  * treated as one that does not carry IPv6.
  */
 import { SUBNET_CLASS } from '../../apis/ipam/v1alpha1/default-set.ts';
-import { ipClaimKind, subnetPrefixClaimName, type IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import { subnetPrefixClaimName, type IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { networkLocationScope } from '../../apis/ipam/v1alpha1/scope.ts';
 import {
   NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER,
@@ -35,9 +35,9 @@ import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import { forObject, owns, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
-import type { IpamAccess } from '../shared/ipam-access.ts';
+import { planeIpam, type IpamAccess } from '../shared/ipam-access.ts';
 import { holdRange, releaseRange, type RangeHold } from '../shared/range-hold.ts';
-import type { ProjectObjectKey } from '../shared/project-object-key.ts';
+import { projectObjectKeyOf, type ProjectObjectKey } from '../shared/project-object-key.ts';
 import { projectObjectDefinition } from '../shared/project-object-controller.ts';
 import type { PlaneWatch, ProjectPlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
@@ -142,7 +142,6 @@ async function report(
 
 const NETWORK_CONTEXTS = resourceIdOf(networkContextKind);
 const SUBNETS = resourceIdOf(subnetKind);
-const IP_CLAIMS = resourceIdOf(ipClaimKind);
 
 /** Contexts by (namespace, network, location), from `spec`. */
 const BY_PAIR = 'byPair';
@@ -152,10 +151,6 @@ const byPair = (context: NetworkContext): string[] => [
   pairValue(context.metadata.namespace, context.spec.network.name, context.spec.location.name),
 ];
 
-function contextKey(project: string, namespace: string | undefined, context: string): ProjectObjectKey {
-  return { project, namespace: namespace ?? '', name: context };
-}
-
 /** A claim scoped to a network and a location wakes every context of that pair in its namespace. */
 function contextsOfClaim(project: string, contexts: ObjectStore<NetworkContext>) {
   return (event: InformerEvent<IPClaim>): ProjectObjectKey[] => {
@@ -164,7 +159,7 @@ function contextsOfClaim(project: string, contexts: ObjectStore<NetworkContext>)
     const namespace = event.object.metadata.namespace;
     return contexts
       .byIndex(BY_PAIR, pairValue(namespace, network.name, location.name))
-      .map((context) => contextKey(project, namespace, context.metadata.name!));
+      .map((context) => projectObjectKeyOf(project, namespace, context.metadata.name!));
   };
 }
 
@@ -172,7 +167,7 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
   const project = plane.project;
   const contexts = plane.informer<NetworkContext>(NETWORK_CONTEXTS, { indexes: { [BY_PAIR]: byPair } });
   const subnets = plane.informer<Subnet>(SUBNETS);
-  const claims = plane.informer<IPClaim>(IP_CLAIMS);
+  const ipam = planeIpam(plane);
   return {
     view: {
       project,
@@ -180,22 +175,22 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
       subnets: subnets.store,
       contextClient: plane.client<NetworkContext>(NETWORK_CONTEXTS),
       subnetClient: plane.client<Subnet>(SUBNETS),
-      ipam: { project, claims: claims.store, client: plane.client<IPClaim>(IP_CLAIMS) },
+      ipam: ipam.access,
     },
-    informers: [contexts, subnets, claims],
+    informers: [contexts, subnets, ipam.informer],
     triggers: [
       forObject(contexts, (context) =>
-        contextKey(project, context.metadata.namespace, context.metadata.name!),
+        projectObjectKeyOf(project, context.metadata.namespace, context.metadata.name!),
       ),
       owns(subnets, networkContextKind.kind, (owner, subnet) =>
-        contextKey(project, subnet.metadata.namespace, owner.name),
+        projectObjectKeyOf(project, subnet.metadata.namespace, owner.name),
       ),
-      watches(claims, contextsOfClaim(project, contexts.store)),
+      watches(ipam.informer, contextsOfClaim(project, contexts.store)),
     ],
     keys: () =>
       contexts.store
         .list()
-        .map((context) => contextKey(project, context.metadata.namespace, context.metadata.name!)),
+        .map((context) => projectObjectKeyOf(project, context.metadata.namespace, context.metadata.name!)),
   };
 }
 

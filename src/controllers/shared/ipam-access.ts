@@ -15,7 +15,7 @@
  *   with IPAM's message; any other error is thrown for the caller's retry.
  * Assumes: IPAM is served in the plane the client addresses (the project plane).
  */
-import type { IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
+import { ipClaimKind, type IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { IpamCause } from '../../apis/ipam/v1alpha1/refusals.ts';
 import type { Scope } from '../../apis/ipam/v1alpha1/scope.ts';
 import {
@@ -26,6 +26,9 @@ import {
 import { StatusError, type StatusCause } from '../../client/errors.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import type { ObjectStore } from '../../runtime/informer-contract.ts';
+import type { RunningInformer } from '../../runtime/informer.ts';
+import type { EngagedPlane } from '../../runtime/planes.ts';
+import { resourceIdOf } from '../../runtime/resource-ids.ts';
 
 export interface IpamFailure {
   reason: IpamFailureReason;
@@ -110,6 +113,16 @@ export interface IpamAccess {
   project: string;
   claims: ObjectStore<IPClaim>;
   client: ResourceClient<IPClaim>;
+}
+
+/** A project plane's IPAM as a range-holding controller reads it: its IPClaim informer, and the access over it. */
+export function planeIpam(plane: EngagedPlane): { informer: RunningInformer<IPClaim>; access: IpamAccess } {
+  const id = resourceIdOf(ipClaimKind);
+  const informer = plane.informer<IPClaim>(id);
+  return {
+    informer,
+    access: { project: plane.project, claims: informer.store, client: plane.client<IPClaim>(id) },
+  };
 }
 
 export interface ScopeRangeRequest {

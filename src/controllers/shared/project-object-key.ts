@@ -13,6 +13,15 @@ export type ProjectObjectKey = KeyOf<typeof projectObjectKey>;
 export const projectObjectKeyString = projectObjectKey.toString;
 export const projectObjectKeyFromString = projectObjectKey.fromString;
 
+/** The key of object `name` in `namespace` (cluster-scoped: none) of `project`'s plane. */
+export function projectObjectKeyOf(
+  project: string,
+  namespace: string | undefined,
+  name: string,
+): ProjectObjectKey {
+  return { project, namespace: namespace ?? '', name };
+}
+
 export function planeOfKey(key: { project: string }): string {
   return projectPlaneName(key.project);
 }
