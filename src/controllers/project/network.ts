@@ -38,7 +38,7 @@ import { forObject, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import { planeIpam, type IpamAccess } from '../shared/ipam-access.ts';
 import { holdRange, releaseRange, type RangeHold } from '../shared/range-hold.ts';
-import { projectObjectKeyOf, type ProjectObjectKey } from '../shared/project-object-key.ts';
+import { keyOfObjectIn, projectObjectKeyOf, type ProjectObjectKey } from '../shared/project-object-key.ts';
 import { projectObjectDefinition } from '../shared/project-object-controller.ts';
 import type { PlaneWatch, ProjectPlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
@@ -237,17 +237,12 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
     },
     informers: [networks, contexts, ipam.informer, pools],
     triggers: [
-      forObject(networks, (network) =>
-        projectObjectKeyOf(project, network.metadata.namespace, network.metadata.name!),
-      ),
+      forObject(networks, keyOfObjectIn(project)),
       watches(contexts, networksOfContext(project)),
       watches(ipam.informer, networkOfClaim(project)),
       watches(pools, networksOfPool(project, networks.store)),
     ],
-    keys: () =>
-      networks.store
-        .list()
-        .map((network) => projectObjectKeyOf(project, network.metadata.namespace, network.metadata.name!)),
+    keys: () => networks.store.list().map(keyOfObjectIn(project)),
   };
 }
 

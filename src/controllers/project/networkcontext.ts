@@ -37,7 +37,7 @@ import { forObject, owns, watches } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import { planeIpam, type IpamAccess } from '../shared/ipam-access.ts';
 import { holdRange, releaseRange, type RangeHold } from '../shared/range-hold.ts';
-import { projectObjectKeyOf, type ProjectObjectKey } from '../shared/project-object-key.ts';
+import { keyOfObjectIn, projectObjectKeyOf, type ProjectObjectKey } from '../shared/project-object-key.ts';
 import { projectObjectDefinition } from '../shared/project-object-controller.ts';
 import type { PlaneWatch, ProjectPlaneWatch } from '../shared/project-plane-watch.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
@@ -179,18 +179,13 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
     },
     informers: [contexts, subnets, ipam.informer],
     triggers: [
-      forObject(contexts, (context) =>
-        projectObjectKeyOf(project, context.metadata.namespace, context.metadata.name!),
-      ),
+      forObject(contexts, keyOfObjectIn(project)),
       owns(subnets, networkContextKind.kind, (owner, subnet) =>
         projectObjectKeyOf(project, subnet.metadata.namespace, owner.name),
       ),
       watches(ipam.informer, contextsOfClaim(project, contexts.store)),
     ],
-    keys: () =>
-      contexts.store
-        .list()
-        .map((context) => projectObjectKeyOf(project, context.metadata.namespace, context.metadata.name!)),
+    keys: () => contexts.store.list().map(keyOfObjectIn(project)),
   };
 }
 

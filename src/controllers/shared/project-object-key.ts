@@ -22,6 +22,13 @@ export function projectObjectKeyOf(
   return { project, namespace: namespace ?? '', name };
 }
 
+/** The key of each object of `project`'s plane it is given: for triggers and `keys`. */
+export function keyOfObjectIn(
+  project: string,
+): (object: { metadata: { namespace?: string; name?: string } }) => ProjectObjectKey {
+  return (object) => projectObjectKeyOf(project, object.metadata.namespace, object.metadata.name!);
+}
+
 export function planeOfKey(key: { project: string }): string {
   return projectPlaneName(key.project);
 }
