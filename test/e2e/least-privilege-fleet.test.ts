@@ -84,6 +84,8 @@ const UNREACHED: Record<string, Record<string, string>> = {
       'ipam access: a create that finds the IPClaim already there (409) re-reads it',
     'project|get|networking.datumapis.com|subnets||ns':
       'subnet publication: a create that finds the Subnet already there (409) re-reads it',
+    'project|get|networking.datumapis.com|networkcontexts||ns':
+      'replicator: re-reads a context from the server after losing a write race (onStale: reread)',
   },
   propagator: {
     'hub|create|events.k8s.io|events||ns':
