@@ -78,6 +78,8 @@ function readModel(P: number, L: number): DashboardSources {
             spec: { startAddress: `fd20:0:0:${l.toString(16)}::`, prefixLength: 64 },
           })),
         ),
+        interfaces: storeOf([]),
+        events: storeOf([]),
       },
     ]),
   );

@@ -23,6 +23,7 @@ import { projectContext } from '../trace/contexts.ts';
 import { hopTitles } from '../trace/hop.ts';
 import type { PlaneReader } from '../trace/reader.ts';
 import { renderVerdict } from '../trace/render.ts';
+import { cellHref, overviewHref, pairHref } from './links.ts';
 import { conditionOf, routes } from './overview.ts';
 import type { DashboardSources, EventObject } from './sources.ts';
 import type {
@@ -39,14 +40,6 @@ export type { BindingTrace, CellDetail, EventView, InterfaceView, PairDetail } f
 
 const CLAIM_CONDITIONS = ['Bound', 'Allocated', 'Prepared', 'Programmed', 'Ready'];
 const COPY_CONDITIONS = ['Allocated', 'Prepared', 'Programmed'];
-
-/** The page's address of a pair (web/state.tsx `pairHref`). */
-export const pairHref = (hubNamespace: string, network: string, location: string): string =>
-  `#/pair/${[hubNamespace, network, location].map(encodeURIComponent).join('/')}`;
-
-/** The page's address of the overview filtered to these fields. */
-export const overviewHref = (filters: Record<string, string>): string =>
-  `#/?${new URLSearchParams(filters).toString()}`;
 
 const addressesOf = (iface: NetworkInterface | undefined): AddressView[] =>
   (iface?.spec.addresses ?? []).map((a) => ({ family: a.family, address: a.address, gateway: a.gateway }));
@@ -203,7 +196,7 @@ function eventPlanes(sources: DashboardSources): EventPlane[] {
     planes.push({
       plane: cell,
       events: sources.cell(cell)?.events.list() ?? [],
-      href: () => `#/cell/${encodeURIComponent(cell)}`,
+      href: () => cellHref(cell),
     });
   return planes;
 }

@@ -9,7 +9,8 @@
  *   `netpresence-dashboard` cookie (HttpOnly, SameSite=Strict), which `POST /login` sets once
  *   the token matches (compared in constant time);
  * - a change in any store reaches every open stream within `CHANGE_DEBOUNCE_MS` (well within a
- *   second) as `event: change`; streams ask the browser to reconnect after 1 s when cut;
+ *   second) as `event: change`; a new stream is sent only `retry: 1000` (the browser reconnects
+ *   after 1 s when cut; the page refetches whenever its stream opens);
  * - the overview is aggregated once per change, not once per request.
  * Caveat: assets are read from `dist/dashboard` (npm run build:dashboard); without them the page
  * says how to build them.

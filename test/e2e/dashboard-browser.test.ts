@@ -104,10 +104,16 @@ describe('dashboard in Chromium', () => {
   let ns: string;
 
   before(async () => {
-    [fleet, browser] = await Promise.all([
-      startChildFleet({ dashboard: true, config: FLEET_YAML }),
+    // Both kept whichever fails, so `after` closes what did start (a browser left open keeps
+    // the test process alive). A cold `up` has taken over 60 s at a load of 26 on two cores.
+    const [started, launched] = await Promise.allSettled([
+      startChildFleet({ dashboard: true, config: FLEET_YAML, timeoutMs: 180_000 }),
       launchBrowser(),
     ]);
+    if (started.status === 'fulfilled') fleet = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
     assert.notEqual(FLEET_YAML, DEFAULT_FLEET_YAML, 'the test networks are in the fleet config');
     const line = fleet
       .stdout()

@@ -6,7 +6,7 @@
  */
 import { getJson, type BindingTrace, type PairDetail } from './api.ts';
 import { useLiveFetch } from './live-fetch.ts';
-import { conditionState, conditionWords, StateBadge } from './state.tsx';
+import { cellHref, conditionState, conditionWords, StateBadge } from './state.tsx';
 
 const HOP_WORDS: Record<string, string> = {
   ok: 'ok',
@@ -108,7 +108,7 @@ export function PairPage(props: {
                 {detail.interfaces.map((i) => (
                   <tr key={`${i.cell}/${i.claim}`}>
                     <td>
-                      <a href={`#/cell/${encodeURIComponent(i.cell)}`}>{i.cell}</a>
+                      <a href={cellHref(i.cell)}>{i.cell}</a>
                     </td>
                     <td>{i.claim}</td>
                     <td>
@@ -169,7 +169,7 @@ export function PairPage(props: {
                     <tr key={c.name} data-copy={c.name}>
                       <td>{c.name}</td>
                       <td>
-                        <a href={`#/cell/${encodeURIComponent(c.cell)}`}>{c.cell}</a>
+                        <a href={cellHref(c.cell)}>{c.cell}</a>
                       </td>
                       <td>{c.heldBy ?? 'none (retained)'}</td>
                       <td>

@@ -16,5 +16,4 @@ export function conditionState(condition: ConditionView | undefined): string {
   return condition.status === 'False' ? 'refused' : 'waiting';
 }
 
-export const pairHref = (hubNamespace: string, network: string, location: string) =>
-  `#/pair/${[hubNamespace, network, location].map(encodeURIComponent).join('/')}`;
+export { cellHref, pairHref } from '../links.ts';
