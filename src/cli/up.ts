@@ -64,7 +64,7 @@ export function readyLines(
     `${READY_LINE_PREFIX}${fleet.url} (ready in ${(startedMs / 1000).toFixed(1)} s)`,
     `kubeconfig: ${fleet.kubeconfigPath} — contexts platform, hub, project-<name>, <cell>, and -as-consumer / -as-cell`,
     ...(dashboardUrl ? [`${DASHBOARD_LINE_PREFIX}${dashboardUrl}`] : []),
-    `${METRICS_LINE_PREFIX}${fleet.metricsUrls.join(' ')}`,
+    `${METRICS_LINE_PREFIX}${[...fleet.metricsUrls, fleet.fleetMetricsUrl].join(' ')}`,
     'next:',
     `  export KUBECONFIG=${fleet.kubeconfigPath}`,
     '  kubectl --context hub get clusters',

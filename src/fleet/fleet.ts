@@ -112,11 +112,14 @@ export interface Fleet {
    * read-only identity; project planes are reached under `platform`.
    */
   readOnlyKubeconfig(): string;
-  /**
-   * The `/metrics` URLs (loopback, ephemeral ports): the manager's, each cell's, then the rest of
-   * the fleet's (stand-ins, data plane, propagation engine, and the API server's writes by identity).
-   */
+  /** The `/metrics` URLs (loopback, ephemeral ports) of the manager and of each cell's controllers. */
   metricsUrls: string[];
+  /**
+   * The `/metrics` URL of the rest of the fleet: the stand-ins', data plane's and propagation
+   * engine's controllers, and the API server's writes by plane and identity (one series per
+   * plane and writer: not for scraping every second, as the dashboard scrapes `metricsUrls`).
+   */
+  fleetMetricsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -330,10 +333,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     server,
     kubeconfigPath: options.kubeconfigPath,
     url: server.url(ROOT_PLANE),
-    metricsUrls: [
-      ...controllerSets.metricsUrls,
-      ...(fleetEndpoints.metricsUrl ? [`${fleetEndpoints.metricsUrl}/metrics`] : []),
-    ],
+    metricsUrls: controllerSets.metricsUrls,
+    fleetMetricsUrl: `${fleetEndpoints.metricsUrl!}/metrics`,
     readOnlyKubeconfig: () =>
       renderKubeconfig(
         server.certificates.caCertPem,

@@ -47,6 +47,11 @@ async function quickStart(
     .catch((err: Any) => {
       if (err?.code !== 409 && err?.statusCode !== 409) throw err;
     });
+  // The hub namespace reaches the cell a propagation later: a claim sent before it is refused 404.
+  await allWithin(GIVEN_WITHIN, {
+    [`${ns} is on ${options.cell ?? CELL}`]: async () =>
+      (await fleet.client(options.cell ?? CELL, KINDS.namespaces).get(ns)) !== undefined,
+  });
   await fleet.client(options.cell ?? CELL, KINDS.claims).create({
     metadata: { name: options.claim ?? 'web-0', namespace: ns },
     spec: { network: { name: 'default' }, ipFamilies: ['IPv6', 'IPv4'], ...options.spec },
