@@ -54,6 +54,11 @@ async function model(): Promise<number> {
         commands += sequenceCommands.length;
         const outcome = await runSequence(fleet, `s${sequence++}-`, sequenceCommands, 30_000);
         checks += outcome.invariantChecks;
+        if (sequence % 50 === 0)
+          console.log(
+            `model: ${sequence} sequences, ${commands} commands, ${checks} invariant checks, ` +
+              `${failures} failing so far, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+          );
         if (outcome.mismatches.length + outcome.violations.length > 0) {
           failures++;
           throw new Error([...outcome.mismatches, ...outcome.violations].join('\n'));
