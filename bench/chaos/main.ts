@@ -12,6 +12,7 @@
  *
  * Usage: npm run bench:chaos -- [--mode kills|model|both] [--kills N] [--seed S] [--runs N]
  */
+import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { runChaos } from '../../test/chaos/chaos-driver.ts';
 import { runSequence, sequenceArbitrary, startModelFleet } from '../../test/chaos/fleet-model.ts';
@@ -52,8 +53,20 @@ async function model(): Promise<number> {
     const report = await fc.check(
       fc.asyncProperty(sequenceArbitrary, async (sequenceCommands) => {
         commands += sequenceCommands.length;
-        const outcome = await runSequence(fleet, `s${sequence++}-`, sequenceCommands, 30_000);
+        const prefix = `s${sequence++}-`;
+        const outcome = await runSequence(fleet, prefix, sequenceCommands, 30_000);
         checks += outcome.invariantChecks;
+        // MODEL_TRACE=<file>: one line per sequence (its commands and outcome), to replay a failure.
+        if (process.env.MODEL_TRACE)
+          appendFileSync(
+            process.env.MODEL_TRACE,
+            `${new Date().toISOString()} ${prefix} ${JSON.stringify(sequenceCommands)} ${JSON.stringify(outcome)}\n`,
+          );
+        if (sequence % 50 === 0)
+          console.log(
+            `model: ${sequence} sequences, ${commands} commands, ${checks} invariant checks, ` +
+              `${failures} failing so far, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+          );
         if (outcome.mismatches.length + outcome.violations.length > 0) {
           failures++;
           throw new Error([...outcome.mismatches, ...outcome.violations].join('\n'));

@@ -37,7 +37,7 @@ import {
   RB_NAMESPACE_ANNOTATION,
   RB_PERMANENT_ID_LABEL,
 } from '../apis/work/v1alpha2/resource-binding.ts';
-import { isAlreadyExists } from '../client/errors.ts';
+import { isAlreadyExists, isNotFound } from '../client/errors.ts';
 import type { KubeObject } from '../client/types.ts';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { type Controller, done, type Outcome } from '../runtime/controller.ts';
@@ -79,14 +79,40 @@ export function clusterOfWork(work: Work): string {
   return (work.metadata.namespace ?? '').slice(EXECUTION_SPACE_PREFIX.length);
 }
 
+/**
+ * Works this process created that its informer had not shown yet, by view and binding uid. A
+ * deleted binding's release deletes them too: a Work created a moment before its binding was
+ * deleted, not yet in the store, would otherwise outlive the binding and keep its copy on the
+ * member for good (found by the fleet model, test/chaos). Entries go once the store shows them.
+ */
+const unseenWorks = new WeakMap<HubView, Map<string, Work[]>>();
+
+function unseenOf(view: HubView): Map<string, Work[]> {
+  let unseen = unseenWorks.get(view);
+  if (!unseen) unseenWorks.set(view, (unseen = new Map<string, Work[]>()));
+  return unseen;
+}
+
 export async function reconcile(key: BindingKey, view: HubView, log: Logger): Promise<Outcome> {
   const client = view.bindingClient(key.kind);
   const binding = view.bindings(key.kind).get(key.namespace || undefined, key.name);
   if (!binding) return done();
   const works = worksOf(binding, key.kind, view);
+  const unseen = unseenOf(view);
+  const bindingUid = binding.metadata.uid!;
+  const stillUnseen = (unseen.get(bindingUid) ?? []).filter(
+    (created) => !works.some((work) => work.metadata.uid === created.metadata.uid),
+  );
+  if (stillUnseen.length > 0) unseen.set(bindingUid, stillUnseen);
+  else unseen.delete(bindingUid);
   const finalizer = bindingFinalizer(key.kind);
   if (binding.metadata.deletionTimestamp) {
     for (const work of works) if (!work.metadata.deletionTimestamp) await deleteWork(work, view);
+    for (const work of stillUnseen)
+      await deleteWork(work, view).catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+    unseen.delete(bindingUid);
     if (binding.metadata.finalizers?.includes(finalizer))
       await client.update({
         ...binding,
@@ -139,7 +165,8 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
     );
     if (!existing) {
       try {
-        await view.worksClient.create(desired);
+        const created = await view.worksClient.create(desired);
+        unseen.set(bindingUid, [...(unseen.get(bindingUid) ?? []), created]);
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
       }

@@ -141,6 +141,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     violations: [],
   };
   let fleet: ChildFleet | undefined;
+  let failed = true;
   try {
     for (let round = 0; round <= options.kills; round++) {
       fleet = await startChildFleet({ config, dataDir, dir, timeoutMs: 180_000 });
@@ -169,9 +170,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const { violations, checks } = await settledInvariants(fleet!, CHAOS_CELLS, options.settleMs);
     result.invariantChecks += checks;
     result.violations = violations.map((v) => `seed ${options.seed}: ${v}`);
+    failed = violations.length > 0;
     return result;
+  } catch (err) {
+    throw new Error(`seed ${options.seed}: ${(err as Error).message}`, { cause: err });
   } finally {
     await fleet?.stop();
-    await rm(dir, { recursive: true, force: true });
+    // A failed run's data directory is kept for a look (the path is printed).
+    if (failed) log(`seed ${options.seed}: data directory kept at ${dataDir}`);
+    else await rm(dir, { recursive: true, force: true });
   }
 }

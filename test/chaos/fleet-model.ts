@@ -152,6 +152,11 @@ export class FleetModel {
   claims = new Map<string, { network: string; families: Family[]; retain: boolean; mayHaveBound: boolean }>();
   /** Claim names (cell/claim) whose earlier Retain claim may have left an interface. */
   retainedMaybe = new Set<string>();
+  /**
+   * Pairs (network@location) whose context was present at some point: it outlives its last reason
+   * for a moment, so a claim created just after may bind, and its interface then keeps the context.
+   */
+  presentOnce = new Set<string>();
 
   /**
    * The name network index `n` has now: a Network created again after a deletion gets a new
@@ -242,10 +247,14 @@ export class FleetModel {
         break;
       }
     }
-    // A claim served at any moment may have bound then, whatever happens later.
+    for (const [name] of this.networks)
+      for (const l of LOCATIONS) if (this.contextPresent(name, l)) this.presentOnce.add(`${name}@${l}`);
+    // A claim served at any moment may have bound then, whatever happens later; so may one whose
+    // pair had a context earlier in the sequence (that context may not be gone yet).
     for (const [key, claim] of this.claims) {
       const l = LOCATIONS.find((x) => key.startsWith(`${CELL_OF[x]}/`))!;
-      if (this.claimServed(claim, l)) claim.mayHaveBound = true;
+      if (this.claimServed(claim, l) || this.presentOnce.has(`${claim.network}@${l}`))
+        claim.mayHaveBound = true;
     }
     return true;
   }
