@@ -217,9 +217,13 @@ describe('the revision log window in bytes', () => {
     // First a window of 1 GiB (as an older version kept 10,000 events whatever their size).
     let server = await serve(dataDir, 1024 * MiB);
     let admin = await server.target('hub');
-    await writeLarge(admin, 30);
-    const revision = JSON.parse((await call(admin, 'GET', MINE)).body).metadata.resourceVersion;
-    await stop(server, admin);
+    let revision: string;
+    try {
+      await writeLarge(admin, 30);
+      revision = JSON.parse((await call(admin, 'GET', MINE)).body).metadata.resourceVersion;
+    } finally {
+      await stop(server, admin); // also when a write fails: no server outlives the test
+    }
     const grown = statSync(db).size + (statSync(`${db}-wal`, { throwIfNoEntry: false })?.size ?? 0);
     assert.ok(grown > 60 * MiB, `the database grew to ${Math.round(grown / MiB)} MiB`);
 
