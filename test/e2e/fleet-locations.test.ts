@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { CLUSTER_LOCATION_LABEL } from '../../src/apis/common/labels.ts';
 import { networkBindingMessages } from '../../src/apis/networking/v1alpha/network-binding.ts';
 import {
   ALPHA,
@@ -21,6 +20,7 @@ import {
   present,
   s104Outcome,
   scenario104,
+  scenario111,
   startFixtureF,
   SUBNET,
   WITHIN,
@@ -77,49 +77,7 @@ describe('end to end on the embedded fleet: locations', () => {
   it('S111 a location whose cells change', async () => {
     const fx = (f = await startFixtureF({ cells: [{ name: 'cell-b' }] }));
     await scenario104(fx);
-    const clusters = fx.client('hub', KINDS.clusters);
-    await clusters.patchMerge('cell-a', undefined, {
-      metadata: { labels: { [CLUSTER_LOCATION_LABEL]: null } },
-    });
-    await clusters.patchMerge('cell-b', undefined, {
-      metadata: { labels: { [CLUSTER_LOCATION_LABEL]: LOCATION } },
-    });
-    await allWithin(WITHIN, {
-      'cell-b holds the ServingLocation and copies of C and the Subnet': async () =>
-        (await present(fx, 'cell-b', 'servingLocations', LOCATION)) &&
-        (await present(fx, 'cell-b', 'networkContexts', C, fx.H)) &&
-        (await present(fx, 'cell-b', 'subnets', SUBNET, fx.H)),
-      'cell-a no longer holds the ServingLocation or the Subnet copy': async () =>
-        !(await present(fx, 'cell-a', 'servingLocations', LOCATION)) &&
-        !(await present(fx, 'cell-a', 'subnets', SUBNET, fx.H)),
-      "cell-a's copy of C is terminating but held": async () =>
-        (await get(fx, 'cell-a', 'networkContexts', C, fx.H))?.metadata.deletionTimestamp !== undefined,
-      'web-0-eth0 is Ready=False NoLocationIdentity with Bound and Allocated still True': async () => {
-        const claim = await get(fx, 'cell-a', 'claims', 'web-0-eth0', fx.H);
-        const ready = conditionOf(claim, 'Ready');
-        return (
-          ready?.status === 'False' &&
-          ready.reason === 'NoLocationIdentity' &&
-          isTrue(claim, 'Bound') &&
-          isTrue(claim, 'Allocated')
-        );
-      },
-    });
-    await fx.createClaim('cell-b', 'web-1-eth0');
-    await allWithin(WITHIN, {
-      'web-1-eth0 on cell-b binds fd20::2:0:0/96 with gateway fd20::1': async () => {
-        const iface = await get(fx, 'cell-b', 'interfaces', 'web-1-eth0', fx.H);
-        const address = iface?.spec.addresses.find((a: Any) => a.family === 'IPv6');
-        return address?.address === 'fd20::2:0:0/96' && address.gateway === 'fd20::1';
-      },
-    });
-    await fx.client('cell-a', KINDS.claims).delete('web-0-eth0', fx.H);
-    await allWithin(WITHIN, {
-      'its interface is gone': async () => !(await present(fx, 'cell-a', 'interfaces', 'web-0-eth0', fx.H)),
-      'its IPClaim is gone': async () =>
-        !(await present(fx, ALPHA, 'ipClaims', 'web-0-eth0.cell-a-f-ipv6', 'default')),
-      "cell-a's copy of C is gone": async () => !(await present(fx, 'cell-a', 'networkContexts', C, fx.H)),
-    });
+    await scenario111(fx, WITHIN);
   });
 
   it('S112 policy created after contexts exist', async () => {

@@ -18,7 +18,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLUSTER_LOCATION_LABEL } from '../../src/apis/common/labels.ts';
 import { networkBindingMessages } from '../../src/apis/networking/v1alpha/network-binding.ts';
 import { eventually } from '../support/apiserver.ts';
 import {
@@ -37,6 +36,7 @@ import {
   s104Outcome,
   s106Outcome,
   scenario104,
+  scenario111,
   SUBNET,
   type Any,
   type FleetFixture,
@@ -53,7 +53,6 @@ import {
 const CELLS = ['cell-a', 'cell-b'];
 const CONSUMER_CONTEXT = 'project-project-alpha-as-consumer';
 const CONSUMER_USER = 'consumer-project-alpha';
-const LOCATION = 'us-central-1';
 /** See the module comment: a Then's bound on processes split apart. */
 const THEN_WITHIN = GIVEN_WITHIN;
 
@@ -325,48 +324,7 @@ describe('the fleet split apart, under config/rbac only', () => {
 
   it('S111 a location whose cells change', async () => {
     await scenario104(f);
-    const clusters = f.client('hub', KINDS.clusters);
-    await clusters.patchMerge('cell-a', undefined, {
-      metadata: { labels: { [CLUSTER_LOCATION_LABEL]: null } },
-    });
-    await clusters.patchMerge('cell-b', undefined, {
-      metadata: { labels: { [CLUSTER_LOCATION_LABEL]: LOCATION } },
-    });
-    await allWithin(THEN_WITHIN, {
-      'cell-b holds the ServingLocation and copies of C and the Subnet': async () =>
-        (await present(f, 'cell-b', 'servingLocations', LOCATION)) &&
-        (await present(f, 'cell-b', 'networkContexts', C, f.H)) &&
-        (await present(f, 'cell-b', 'subnets', SUBNET, f.H)),
-      'cell-a no longer holds the ServingLocation or the Subnet copy': async () =>
-        !(await present(f, 'cell-a', 'servingLocations', LOCATION)) &&
-        !(await present(f, 'cell-a', 'subnets', SUBNET, f.H)),
-      "cell-a's copy of C is terminating but held": async () =>
-        (await get(f, 'cell-a', 'networkContexts', C, f.H))?.metadata.deletionTimestamp !== undefined,
-      'web-0-eth0 is Ready=False NoLocationIdentity with Bound and Allocated still True': async () => {
-        const claim = await get(f, 'cell-a', 'claims', 'web-0-eth0', f.H);
-        const ready = conditionOf(claim, 'Ready');
-        return (
-          ready?.status === 'False' &&
-          ready.reason === 'NoLocationIdentity' &&
-          isTrue(claim, 'Bound') &&
-          isTrue(claim, 'Allocated')
-        );
-      },
-    });
-    await f.createClaim('cell-b', 'web-1-eth0');
-    await allWithin(THEN_WITHIN, {
-      'web-1-eth0 on cell-b binds fd20::2:0:0/96 with gateway fd20::1': async () => {
-        const iface = await get(f, 'cell-b', 'interfaces', 'web-1-eth0', f.H);
-        const address = iface?.spec.addresses.find((a: Any) => a.family === 'IPv6');
-        return address?.address === 'fd20::2:0:0/96' && address.gateway === 'fd20::1';
-      },
-    });
-    await f.client('cell-a', KINDS.claims).delete('web-0-eth0', f.H);
-    await allWithin(THEN_WITHIN, {
-      'its interface is gone': () => gone(f, 'cell-a', 'interfaces', 'web-0-eth0', f.H),
-      'its IPClaim is gone': () => gone(f, ALPHA, 'ipClaims', 'web-0-eth0.cell-a-f-ipv6', 'default'),
-      "cell-a's copy of C is gone": () => gone(f, 'cell-a', 'networkContexts', C, f.H),
-    });
+    await scenario111(f, THEN_WITHIN);
   });
 
   it('each process exits 0 on SIGTERM', async () => {

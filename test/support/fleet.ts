@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
+import { CLUSTER_LOCATION_LABEL } from '../../src/apis/common/labels.ts';
 import { hubNamespaceName } from '../../src/apis/common/upstream.ts';
 import { parseKubeConfig, withContext } from '../../src/client/kubeconfig.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
@@ -436,6 +437,55 @@ export function s106Outcome(f: FleetFixture) {
       (await get(f, 'cell-a', 'servingLocations', 'us-central-1')) !== undefined &&
       (await get(f, 'hub', 'clusterPropagationPolicies', POLICY)) !== undefined,
   };
+}
+
+/**
+ * S111's When and Thens on a fleet already in S104's state, with cells cell-a and cell-b: the
+ * location's label moves from cell-a to cell-b; each Then holds within `within` ms.
+ */
+export async function scenario111(f: FleetFixture, within: number): Promise<void> {
+  const clusters = f.client('hub', KINDS.clusters);
+  await clusters.patchMerge('cell-a', undefined, {
+    metadata: { labels: { [CLUSTER_LOCATION_LABEL]: null } },
+  });
+  await clusters.patchMerge('cell-b', undefined, {
+    metadata: { labels: { [CLUSTER_LOCATION_LABEL]: 'us-central-1' } },
+  });
+  await allWithin(within, {
+    'cell-b holds the ServingLocation and copies of C and the Subnet': async () =>
+      (await present(f, 'cell-b', 'servingLocations', 'us-central-1')) &&
+      (await present(f, 'cell-b', 'networkContexts', C, f.H)) &&
+      (await present(f, 'cell-b', 'subnets', SUBNET, f.H)),
+    'cell-a no longer holds the ServingLocation or the Subnet copy': async () =>
+      !(await present(f, 'cell-a', 'servingLocations', 'us-central-1')) &&
+      !(await present(f, 'cell-a', 'subnets', SUBNET, f.H)),
+    "cell-a's copy of C is terminating but held": async () =>
+      (await get(f, 'cell-a', 'networkContexts', C, f.H))?.metadata.deletionTimestamp !== undefined,
+    'web-0-eth0 is Ready=False NoLocationIdentity with Bound and Allocated still True': async () => {
+      const claim = await get(f, 'cell-a', 'claims', 'web-0-eth0', f.H);
+      const ready = conditionOf(claim, 'Ready');
+      return (
+        ready?.status === 'False' &&
+        ready.reason === 'NoLocationIdentity' &&
+        isTrue(claim, 'Bound') &&
+        isTrue(claim, 'Allocated')
+      );
+    },
+  });
+  await f.createClaim('cell-b', 'web-1-eth0');
+  await allWithin(within, {
+    'web-1-eth0 on cell-b binds fd20::2:0:0/96 with gateway fd20::1': async () => {
+      const iface = await get(f, 'cell-b', 'interfaces', 'web-1-eth0', f.H);
+      const address = iface?.spec.addresses.find((a: Any) => a.family === 'IPv6');
+      return address?.address === 'fd20::2:0:0/96' && address.gateway === 'fd20::1';
+    },
+  });
+  await f.client('cell-a', KINDS.claims).delete('web-0-eth0', f.H);
+  await allWithin(within, {
+    'its interface is gone': () => gone(f, 'cell-a', 'interfaces', 'web-0-eth0', f.H),
+    'its IPClaim is gone': () => gone(f, ALPHA, 'ipClaims', 'web-0-eth0.cell-a-f-ipv6', 'default'),
+    "cell-a's copy of C is gone": () => gone(f, 'cell-a', 'networkContexts', C, f.H),
+  });
 }
 
 /** Given scenario 104. */
