@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { queryOverview, signatureOf, type Overview, type PairView, type RowView } from './overview.ts';
+import { queryOverview, signatureOf, type Overview } from './overview.ts';
+import type { PairView, RowView } from './view-types.ts';
 
 const pair = (location: string, state: PairView['state']): PairView => ({
   location,

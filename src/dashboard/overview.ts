@@ -29,18 +29,6 @@ import type {
   Totals,
 } from './view-types.ts';
 
-export type {
-  CellPresence,
-  ConditionView,
-  OverviewPage,
-  OverviewQuery,
-  PairState,
-  PairView,
-  RowView,
-  SignedRow,
-  Totals,
-} from './view-types.ts';
-
 export interface Overview {
   locations: string[];
   rows: RowView[];

@@ -8,6 +8,19 @@ import { getJson, type BindingTrace, type PairDetail } from './api.ts';
 import { useLiveFetch } from './live-fetch.ts';
 import { cellHref, conditionState, conditionWords, StateBadge } from './state.tsx';
 
+/** An interface's or an IPClaim's addresses, one a line, each with its gateway when it has one. */
+function Addresses({ addresses }: { addresses: { address: string; gateway?: string }[] }) {
+  return (
+    <>
+      {addresses.map((a) => (
+        <div key={a.address}>
+          {a.address} {a.gateway ? `(${a.gateway})` : ''}
+        </div>
+      ))}
+    </>
+  );
+}
+
 const HOP_WORDS: Record<string, string> = {
   ok: 'ok',
   missing: 'MISSING',
@@ -115,11 +128,7 @@ export function PairPage(props: {
                       {i.iface ?? '—'} {i.phase ? `(${i.phase})` : ''}
                     </td>
                     <td>
-                      {i.addresses.map((a) => (
-                        <div key={a.address}>
-                          {a.address} {a.gateway ? `(${a.gateway})` : ''}
-                        </div>
-                      ))}
+                      <Addresses addresses={i.addresses} />
                     </td>
                     <td>{i.mtu ?? '—'}</td>
                     <td>
@@ -173,11 +182,7 @@ export function PairPage(props: {
                       </td>
                       <td>{c.heldBy ?? 'none (retained)'}</td>
                       <td>
-                        {c.addresses.map((a) => (
-                          <div key={a.address}>
-                            {a.address} {a.gateway ? `(${a.gateway})` : ''}
-                          </div>
-                        ))}
+                        <Addresses addresses={c.addresses} />
                       </td>
                       <td>{c.phase ?? '—'}</td>
                       <td>
