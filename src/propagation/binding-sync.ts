@@ -79,17 +79,21 @@ export function clusterOfWork(work: Work): string {
   return (work.metadata.namespace ?? '').slice(EXECUTION_SPACE_PREFIX.length);
 }
 
+/** What deleting a Work needs of it: its name, namespace and uid (the delete's precondition). */
+type WorkRef = Pick<Work, 'metadata'>;
+
 /**
  * Works this process created that its informer had not shown yet, by view and binding uid. A
  * deleted binding's release deletes them too: a Work created a moment before its binding was
  * deleted, not yet in the store, would otherwise outlive the binding and keep its copy on the
  * member for good (found by the fleet model, test/chaos). Entries go once the store shows them.
+ * Only a Work's identity is held, not the manifest it carries.
  */
-const unseenWorks = new WeakMap<HubView, Map<string, Work[]>>();
+const unseenWorks = new WeakMap<HubView, Map<string, WorkRef[]>>();
 
-function unseenOf(view: HubView): Map<string, Work[]> {
+function unseenOf(view: HubView): Map<string, WorkRef[]> {
   let unseen = unseenWorks.get(view);
-  if (!unseen) unseenWorks.set(view, (unseen = new Map<string, Work[]>()));
+  if (!unseen) unseenWorks.set(view, (unseen = new Map<string, WorkRef[]>()));
   return unseen;
 }
 
@@ -165,8 +169,8 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
     );
     if (!existing) {
       try {
-        const created = await view.worksClient.create(desired);
-        unseen.set(bindingUid, [...(unseen.get(bindingUid) ?? []), created]);
+        const { name, namespace, uid } = (await view.worksClient.create(desired)).metadata;
+        unseen.set(bindingUid, [...(unseen.get(bindingUid) ?? []), { metadata: { name, namespace, uid } }]);
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
       }
@@ -239,7 +243,7 @@ function recordedManifest(works: readonly Work[]): KubeObject | undefined {
   return live?.spec?.workload?.manifests?.[0] as KubeObject | undefined;
 }
 
-async function deleteWork(work: Work, view: HubView): Promise<void> {
+async function deleteWork(work: WorkRef, view: HubView): Promise<void> {
   await view.worksClient.delete(work.metadata.name!, work.metadata.namespace, {
     preconditions: { uid: work.metadata.uid },
   });
