@@ -100,6 +100,11 @@ export interface FleetOptions {
   auditLog?: string;
   /** Serve the planes and the platform stand-ins only (see above). */
   standInsOnly?: boolean;
+  /**
+   * False: the fleet leaves each Cluster's `Ready` to whoever writes it (a test turning a cell
+   * unready, as propagation.md §1.2 lets tests do); default true.
+   */
+  clusterReadiness?: boolean;
 }
 
 export interface Fleet {
@@ -306,7 +311,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const standIns: RunnableController[] = [
     projectProvisioner,
     hubNamespaceProvisioner,
-    ...(standInsOnly ? [] : [clusterReadiness]),
+    ...(standInsOnly || options.clusterReadiness === false ? [] : [clusterReadiness]),
     locationProjector,
   ].map((definition) => definition.build(ctx));
   await Promise.all([platform.synced(), hub.synced(), projects.settled()]);

@@ -12,9 +12,14 @@
  * deleted name is created again once its old object is gone (bounded). Each sequence uses its own
  * names (prefix `s<n>-`) and, once checked, deletes what it made and waits (bounded) for all of it
  * to be gone — a deletion that does not complete is a violation — so one fleet serves many
- * sequences; location availability is restored after each. Every wait is bounded.
- * Caveats: Cluster readiness and relabelling and Project deletion are not among the commands (the
- * fleet's health probe writes Cluster Ready; one project serves every sequence).
+ * sequences; location availability, each cell Cluster's `Ready` and location label, and the
+ * project (re-created under a new uid after a deletion) are restored after each, and a sequence
+ * that changed any of them is checked against the invariants once more after the restore. Every
+ * wait is bounded. The fleet leaves Cluster `Ready` to the harness (`clusterReadiness: false`), so
+ * a cell can be turned unready as propagation.md §1.2 lets tests do.
+ * Caveat: after `deleteProject` the model predicts nothing more of that sequence's objects (they
+ * go with the project's plane and hub namespace); only the invariants and the check that every
+ * object of the sequence is gone judge what follows.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,20 +32,24 @@ import type { KubeObject, ResourceId } from '../../src/client/types.ts';
 import { parseFleetConfig } from '../../src/fleet/config.ts';
 import { startFleet, type Fleet } from '../../src/fleet/fleet.ts';
 import { hubNamespaceName } from '../../src/apis/common/upstream.ts';
-import { eventually } from '../support/apiserver.ts';
 import { KINDS } from '../support/fleet.ts';
 import { settledInvariants, type FleetReader } from '../support/invariants.ts';
 import { SERVICE_AVAILABILITIES } from '../support/project-fixtures.ts';
+import { CLUSTER_LOCATION_LABEL } from '../../src/apis/common/labels.ts';
 import { IP_ALLOCATIONS } from '../support/cell-fixtures.ts';
 import { CHAOS_CELLS, chaosConfig } from './chaos-driver.ts';
 
 type Any = any;
 type Family = 'IPv4' | 'IPv6';
 type Location = 'us-central-1' | 'eu-west-1';
+type Cell = 'cell-a' | 'cell-b';
 
 const LOCATIONS: Location[] = ['us-central-1', 'eu-west-1'];
-const CELL_OF: Record<Location, string> = { 'us-central-1': 'cell-a', 'eu-west-1': 'cell-b' };
-const PROJECT_CONTEXT = 'project-project-alpha';
+const CELLS: Cell[] = ['cell-a', 'cell-b'];
+/** The location each cell serves at the start of every sequence (chaosConfig). */
+const HOME: Record<Cell, Location> = { 'cell-a': 'us-central-1', 'cell-b': 'eu-west-1' };
+const PROJECT = 'project-alpha';
+const PROJECT_CONTEXT = `project-${PROJECT}`;
 
 export type Command =
   | { kind: 'createNetwork'; network: number; families: Family[] }
@@ -51,30 +60,38 @@ export type Command =
   | { kind: 'deleteBinding'; binding: number }
   | { kind: 'locationReady'; location: Location; ready: boolean }
   | { kind: 'serviceAvailable'; location: Location; available: boolean }
+  | { kind: 'clusterReady'; cell: Cell; ready: boolean }
+  /** Moves cell `cell`'s location label to `location` (null: removes it). */
+  | { kind: 'relabel'; cell: Cell; location: Location | null }
   | {
       kind: 'createClaim';
       claim: number;
-      location: Location;
+      cell: Cell;
       network: number;
       families: Family[];
       retain: boolean;
     }
-  | { kind: 'deleteClaim'; claim: number; location: Location };
+  | { kind: 'deleteClaim'; claim: number; cell: Cell }
+  | { kind: 'deleteProject' };
 
 const families = fc.constantFrom<Family[]>(['IPv6'], ['IPv4'], ['IPv6', 'IPv4'], ['IPv4', 'IPv6']);
 const location = fc.constantFrom<Location>(...LOCATIONS);
+const cell = fc.constantFrom<Cell>(...CELLS);
 const index = fc.integer({ min: 0, max: 1 });
 
-/** Creations weigh most, so that sequences build something to break. */
+/**
+ * Creations weigh most, so that sequences build something to break; a Project deletion, which
+ * ends the sequence's project, weighs least.
+ */
 export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   {
     arbitrary: fc.record({ kind: fc.constant('createNetwork' as const), network: index, families }),
-    weight: 4,
+    weight: 8,
   },
-  { arbitrary: fc.record({ kind: fc.constant('deleteNetwork' as const), network: index }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('deleteNetwork' as const), network: index }), weight: 2 },
   {
     arbitrary: fc.record({ kind: fc.constant('editFamilies' as const), network: index, families }),
-    weight: 1,
+    weight: 2,
   },
   {
     arbitrary: fc.record({
@@ -82,7 +99,7 @@ export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
       network: index,
       mtu: fc.integer({ min: 1300, max: 8856 }),
     }),
-    weight: 1,
+    weight: 2,
   },
   {
     arbitrary: fc.record({
@@ -91,12 +108,12 @@ export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
       network: index,
       location,
     }),
-    weight: 4,
+    weight: 8,
   },
-  { arbitrary: fc.record({ kind: fc.constant('deleteBinding' as const), binding: index }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('deleteBinding' as const), binding: index }), weight: 2 },
   {
     arbitrary: fc.record({ kind: fc.constant('locationReady' as const), location, ready: fc.boolean() }),
-    weight: 1,
+    weight: 2,
   },
   {
     arbitrary: fc.record({
@@ -104,20 +121,33 @@ export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
       location,
       available: fc.boolean(),
     }),
-    weight: 1,
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('clusterReady' as const), cell, ready: fc.boolean() }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('relabel' as const),
+      cell,
+      location: fc.option(location, { nil: null, freq: 3 }),
+    }),
+    weight: 2,
   },
   {
     arbitrary: fc.record({
       kind: fc.constant('createClaim' as const),
       claim: index,
-      location,
+      cell,
       network: index,
       families: families.map((f) => f.slice(0, 1)),
       retain: fc.boolean(),
     }),
-    weight: 4,
+    weight: 8,
   },
-  { arbitrary: fc.record({ kind: fc.constant('deleteClaim' as const), claim: index, location }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('deleteClaim' as const), claim: index, cell }), weight: 2 },
+  { arbitrary: fc.constant<Command>({ kind: 'deleteProject' }), weight: 1 },
 );
 
 /**
@@ -129,7 +159,14 @@ const buildArbitrary: fc.Arbitrary<Command[]> = fc
   .map(({ network, families, location, claimFamilies, retain }): Command[] => [
     { kind: 'createNetwork', network, families },
     { kind: 'createBinding', binding: 0, network, location },
-    { kind: 'createClaim', claim: 0, location, network, families: claimFamilies.slice(0, 1), retain },
+    {
+      kind: 'createClaim',
+      claim: 0,
+      cell: location === HOME['cell-a'] ? 'cell-a' : 'cell-b',
+      network,
+      families: claimFamilies.slice(0, 1),
+      retain,
+    },
   ]);
 
 /** A sequence of commands: often a build first, then random commands racing it. */
@@ -149,6 +186,18 @@ export class FleetModel {
   bindings = new Map<number, { network: string; location: Location }>();
   locationReady: Record<Location, boolean> = { 'us-central-1': true, 'eu-west-1': true };
   serviceAvailable: Record<Location, boolean> = { 'us-central-1': true, 'eu-west-1': true };
+  /** Each cell Cluster's `Ready`. */
+  clusterReady: Record<Cell, boolean> = { 'cell-a': true, 'cell-b': true };
+  /** The location each cell's Cluster is labelled with (undefined: no label). */
+  cellLocation: Record<Cell, Location | undefined> = { ...HOME };
+  /** Every location each cell was labelled with during the sequence. */
+  labelledOnce: Record<Cell, Set<Location>> = {
+    'cell-a': new Set([HOME['cell-a']]),
+    'cell-b': new Set([HOME['cell-b']]),
+  };
+  /** The project was deleted: nothing of the sequence's is left to predict. */
+  projectDeleted = false;
+  /** Claims by `cell/claim index`. */
   claims = new Map<string, { network: string; families: Family[]; retain: boolean; mayHaveBound: boolean }>();
   /** Claim names (cell/claim) whose earlier Retain claim may have left an interface. */
   retainedMaybe = new Set<string>();
@@ -184,14 +233,25 @@ export class FleetModel {
     );
   }
 
-  /** Whether the claim's context carries its families right now. */
-  claimServed(c: { network: string; families: Family[] }, l: Location): boolean {
+  /**
+   * Whether the claim's cell holds, right now, a context that carries its families: the cell's
+   * Cluster is Ready (an unready one receives nothing: propagation.md §5.6) and labelled with a
+   * location where the claim's network is present.
+   */
+  claimServed(c: { network: string; families: Family[] }, cell: Cell): boolean {
+    const l = this.cellLocation[cell];
+    if (!this.clusterReady[cell] || l === undefined) return false;
     const network = this.liveNetwork(c.network);
     return this.contextPresent(c.network, l) && c.families.every((f) => network!.families.includes(f));
   }
 
   /** Applies a command; false when the fleet is expected to refuse it (nothing changes). */
   apply(command: Command): boolean {
+    // Once the project is gone, every command on its objects is refused (or undone with it).
+    const ofProject = !['locationReady', 'serviceAvailable', 'clusterReady', 'relabel'].includes(
+      command.kind,
+    );
+    if (this.projectDeleted && ofProject) return false;
     switch (command.kind) {
       case 'createNetwork': {
         const current = this.networks.get(this.networkName(command.network));
@@ -227,8 +287,15 @@ export class FleetModel {
       case 'serviceAvailable':
         this.serviceAvailable[command.location] = command.available;
         break;
+      case 'clusterReady':
+        this.clusterReady[command.cell] = command.ready;
+        break;
+      case 'relabel':
+        this.cellLocation[command.cell] = command.location ?? undefined;
+        if (command.location) this.labelledOnce[command.cell].add(command.location);
+        break;
       case 'createClaim': {
-        const key = `${CELL_OF[command.location]}/${command.claim}`;
+        const key = `${command.cell}/${command.claim}`;
         if (this.claims.has(key)) return false;
         this.claims.set(key, {
           network: this.networkName(command.network),
@@ -239,24 +306,46 @@ export class FleetModel {
         break;
       }
       case 'deleteClaim': {
-        const key = `${CELL_OF[command.location]}/${command.claim}`;
+        const key = `${command.cell}/${command.claim}`;
         const claim = this.claims.get(key);
         if (!claim) return false;
         if (claim.retain && claim.mayHaveBound) this.retainedMaybe.add(key);
         this.claims.delete(key);
         break;
       }
+      case 'deleteProject':
+        // The plane, its Networks, the hub namespace with its bindings and the cells' copies of
+        // it with their claims all go.
+        this.projectDeleted = true;
+        for (const network of this.networks.values()) network.deleted = true;
+        this.bindings.clear();
+        this.claims.clear();
+        break;
     }
     for (const [name] of this.networks)
       for (const l of LOCATIONS) if (this.contextPresent(name, l)) this.presentOnce.add(`${name}@${l}`);
     // A claim served at any moment may have bound then, whatever happens later; so may one whose
-    // pair had a context earlier in the sequence (that context may not be gone yet).
+    // pair had a context earlier in the sequence in a location its cell served at some point (that
+    // context may not be gone yet, and an unready or relabelled cell may still hold its copy).
     for (const [key, claim] of this.claims) {
-      const l = LOCATIONS.find((x) => key.startsWith(`${CELL_OF[x]}/`))!;
-      if (this.claimServed(claim, l) || this.presentOnce.has(`${claim.network}@${l}`))
+      const cell = key.slice(0, key.indexOf('/')) as Cell;
+      if (
+        this.claimServed(claim, cell) ||
+        [...this.labelledOnce[cell]].some((l) => this.presentOnce.has(`${claim.network}@${l}`))
+      )
         claim.mayHaveBound = true;
     }
     return true;
+  }
+
+  /** Whether the sequence changed a cell Cluster or the project (restored after it). */
+  changedClusters(): boolean {
+    return (
+      this.projectDeleted ||
+      CELLS.some(
+        (c) => !this.clusterReady[c] || this.labelledOnce[c].size > 1 || this.cellLocation[c] !== HOME[c],
+      )
+    );
   }
 
   /** The predicted Ready reason of every binding. */
@@ -274,9 +363,9 @@ export class FleetModel {
   claimBound(): Map<string, boolean | undefined> {
     const bound = new Map<string, boolean | undefined>();
     for (const [key, claim] of this.claims) {
-      const l = LOCATIONS.find((x) => key.startsWith(`${CELL_OF[x]}/`))!;
+      const cell = key.slice(0, key.indexOf('/')) as Cell;
       if (this.retainedMaybe.has(key)) bound.set(key, undefined);
-      else if (this.claimServed(claim, l)) bound.set(key, true);
+      else if (this.claimServed(claim, cell)) bound.set(key, true);
       else bound.set(key, claim.mayHaveBound ? undefined : false);
     }
     return bound;
@@ -285,8 +374,45 @@ export class FleetModel {
 
 /** The fleet the model runs against, in this process. */
 export interface ModelFleet extends FleetReader {
+  /** The hub namespace of `project-alpha`/`default` (a new one after the project is re-created). */
   H: string;
   stop(): Promise<void>;
+}
+
+/** How long the project's namespace, and its hub namespace on every plane, may take to appear. */
+const PROJECT_WITHIN_MS = 60_000;
+
+/** Polls `check` every 100 ms until it returns a value (errors count as not yet) or `ms` passed. */
+async function waitFor<T>(check: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Waits for project-alpha's namespace and its hub namespace on the hub and every cell; returns it. */
+async function projectHubNamespace(f: FleetReader): Promise<string> {
+  // Bounded: a fleet that never publishes the project's namespace fails here, not in a command.
+  const namespace = await waitFor(
+    () => f.client<Any>(PROJECT_CONTEXT, KINDS.namespaces).get('default'),
+    PROJECT_WITHIN_MS,
+    `${PROJECT_CONTEXT}/default`,
+  );
+  const H = hubNamespaceName(namespace.metadata.uid);
+  // Claims are created in H on each cell: it must be there first (scenarios.md §0).
+  for (const context of ['hub', ...CHAOS_CELLS])
+    await waitFor(
+      async () => {
+        const ns = await f.client<Any>(context, KINDS.namespaces).get(H);
+        return ns && !ns.metadata.deletionTimestamp ? ns : undefined;
+      },
+      PROJECT_WITHIN_MS,
+      `${H} on ${context}`,
+    );
+  return H;
 }
 
 /** Starts the model's fleet; its logs go to `log` (silent by default). */
@@ -298,21 +424,22 @@ export async function startModelFleet(log = pino({ level: 'silent' })): Promise<
     kubeconfigPath,
     port: 0,
     log,
+    // The harness writes each cell Cluster's Ready, so that it can turn a cell unready.
+    clusterReadiness: false,
   });
   const parsed = parseKubeConfig(kubeconfigPath);
   const client = <T extends KubeObject>(context: string, id: ResourceId) =>
     resourceClient<T>(withContext(parsed, kubeconfigPath, context), id);
   try {
-    // Bounded: a fleet that never publishes the project's namespace fails here, not in a command.
-    const namespace = await eventually(
-      () => client<Any>(PROJECT_CONTEXT, KINDS.namespaces).get('default'),
-      60_000,
-      `${PROJECT_CONTEXT}/default`,
-    );
-    const H = hubNamespaceName(namespace.metadata.uid);
-    // Claims are created in H on each cell: it must be there first (scenarios.md §0).
-    for (const context of ['hub', ...CHAOS_CELLS])
-      await eventually(() => client(context, KINDS.namespaces).get(H), 60_000, `${H} on ${context}`);
+    const reader: FleetReader = { client };
+    for (const cell of CELLS)
+      await waitFor(
+        () => reader.client('hub', KINDS.clusters).get(cell),
+        PROJECT_WITHIN_MS,
+        `Cluster ${cell}`,
+      );
+    for (const cell of CELLS) await setCondition(reader, 'hub', KINDS.clusters, cell, 'Ready', true);
+    const H = await projectHubNamespace(reader);
     return {
       H,
       client,
@@ -328,14 +455,22 @@ export async function startModelFleet(log = pino({ level: 'silent' })): Promise<
   }
 }
 
-async function setCondition(f: ModelFleet, id: ResourceId, name: string, type: string, status: boolean) {
-  const platform = f.client<Any>('platform', id);
+async function setCondition(
+  f: FleetReader,
+  plane: string,
+  id: ResourceId,
+  name: string,
+  type: string,
+  status: boolean,
+) {
+  const platform = f.client<Any>(plane, id);
   const object = await platform.get(name);
   const conditions = (object.status?.conditions ?? []).filter((c: Any) => c.type !== type);
   conditions.push({
     type,
     status: status ? 'True' : 'False',
-    reason: status ? type : `Not${type}`,
+    reason:
+      id === KINDS.clusters ? (status ? 'ClusterReady' : 'ClusterNotReady') : status ? type : `Not${type}`,
     message: `${type} is ${status}`,
     lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
     observedGeneration: object.metadata.generation,
@@ -344,6 +479,43 @@ async function setCondition(f: ModelFleet, id: ResourceId, name: string, type: s
 }
 
 const availabilityName = (l: Location) => `networking.datumapis.com--${l}`;
+
+/** Sets (or, with null, removes) cell `cell`'s location label on its hub Cluster. */
+async function relabel(f: FleetReader, cell: Cell, location: Location | null): Promise<void> {
+  await f
+    .client<Any>('hub', KINDS.clusters)
+    .patchMerge(cell, undefined, { metadata: { labels: { [CLUSTER_LOCATION_LABEL]: location } } });
+}
+
+/**
+ * Puts back what a sequence changed beyond its own objects: location availability, each cell
+ * Cluster's Ready and label, and the project (created again after a deletion, under a new uid:
+ * `f.H` follows its new hub namespace).
+ */
+async function restore(f: ModelFleet, model: FleetModel): Promise<void> {
+  for (const l of LOCATIONS) {
+    if (!model.locationReady[l]) await setCondition(f, 'platform', KINDS.locations, l, 'Ready', true);
+    if (!model.serviceAvailable[l])
+      await setCondition(f, 'platform', SERVICE_AVAILABILITIES, availabilityName(l), 'Available', true);
+  }
+  for (const cell of CELLS) {
+    if (model.cellLocation[cell] !== HOME[cell]) await relabel(f, cell, HOME[cell]);
+    if (!model.clusterReady[cell]) await setCondition(f, 'hub', KINDS.clusters, cell, 'Ready', true);
+  }
+  if (!model.projectDeleted) return;
+  const projects = f.client<Any>('platform', KINDS.projects);
+  // The deleted Project may still be finishing; the same name is free once it is gone.
+  await waitFor(
+    async () => ((await projects.get(PROJECT)) === undefined ? true : undefined),
+    PROJECT_WITHIN_MS,
+    `Project ${PROJECT} to go`,
+  );
+  await projects.create({
+    metadata: { name: PROJECT },
+    spec: { ownerRef: { kind: 'Organization', name: 'acme' } },
+  });
+  f.H = await projectHubNamespace(f);
+}
 
 /**
  * Sends one command to the fleet, with the names the model gave it (call after `model.apply`).
@@ -385,11 +557,21 @@ async function send(f: ModelFleet, prefix: string, model: FleetModel, command: C
       await f.client<Any>('hub', KINDS.networkBindings).delete(`${prefix}b${command.binding}`, f.H);
       return;
     case 'locationReady':
-      await setCondition(f, KINDS.locations, command.location, 'Ready', command.ready);
+      await setCondition(f, 'platform', KINDS.locations, command.location, 'Ready', command.ready);
+      return;
+    case 'clusterReady':
+      await setCondition(f, 'hub', KINDS.clusters, command.cell, 'Ready', command.ready);
+      return;
+    case 'relabel':
+      await relabel(f, command.cell, command.location);
+      return;
+    case 'deleteProject':
+      await f.client<Any>('platform', KINDS.projects).delete(PROJECT);
       return;
     case 'serviceAvailable':
       await setCondition(
         f,
+        'platform',
         SERVICE_AVAILABILITIES,
         availabilityName(command.location),
         'Available',
@@ -397,8 +579,8 @@ async function send(f: ModelFleet, prefix: string, model: FleetModel, command: C
       );
       return;
     case 'createClaim': {
-      const claim = model.claims.get(`${CELL_OF[command.location]}/${command.claim}`)!;
-      await f.client<Any>(CELL_OF[command.location], KINDS.claims).create({
+      const claim = model.claims.get(`${command.cell}/${command.claim}`)!;
+      await f.client<Any>(command.cell, KINDS.claims).create({
         metadata: { name: `${prefix}c${command.claim}`, namespace: f.H },
         spec: {
           network: { name: `${prefix}${claim.network}` },
@@ -409,7 +591,7 @@ async function send(f: ModelFleet, prefix: string, model: FleetModel, command: C
       return;
     }
     case 'deleteClaim':
-      await f.client<Any>(CELL_OF[command.location], KINDS.claims).delete(`${prefix}c${command.claim}`, f.H);
+      await f.client<Any>(command.cell, KINDS.claims).delete(`${prefix}c${command.claim}`, f.H);
       return;
   }
 }
@@ -455,6 +637,16 @@ async function mismatches(f: ModelFleet, prefix: string, model: FleetModel): Pro
   return out;
 }
 
+/** Every object of kind `id` in `plane`; none when the plane is not served (a deleted project's). */
+async function listOrNone(f: FleetReader, plane: string, id: ResourceId, namespace?: string): Promise<Any[]> {
+  try {
+    return (await f.client<Any>(plane, id).list(namespace === undefined ? {} : { namespace })).items;
+  } catch (err) {
+    if ((err as { code?: number }).code === 404 && plane === PROJECT_CONTEXT) return [];
+    throw err;
+  }
+}
+
 /** Every object of the sequence `prefix` left in the fleet, as `plane kind namespace/name`. */
 async function leftovers(f: ModelFleet, prefix: string): Promise<string[]> {
   const planes: [string, ResourceId[]][] = [
@@ -468,7 +660,7 @@ async function leftovers(f: ModelFleet, prefix: string): Promise<string[]> {
   const out: string[] = [];
   for (const [plane, ids] of planes)
     for (const id of ids)
-      for (const o of (await f.client<Any>(plane, id).list({})).items)
+      for (const o of await listOrNone(f, plane, id))
         if (o.metadata.name.startsWith(prefix)) {
           const conditions = (o.status?.conditions ?? []).map(
             (c: Any) => `${c.type}=${c.status} ${c.reason}`,
@@ -487,18 +679,19 @@ async function leftovers(f: ModelFleet, prefix: string): Promise<string[]> {
  * to `withinMs` for everything of it to be gone; returns what is still there then.
  */
 async function cleanUp(f: ModelFleet, prefix: string, withinMs: number): Promise<string[]> {
-  const deleteAll = async (plane: string, id: ResourceId, namespace: string) => {
+  const deleteAll = async (plane: string, id: ResourceId, namespace?: string) => {
     const client = f.client<Any>(plane, id);
-    for (const o of (await client.list({ namespace })).items)
+    for (const o of await listOrNone(f, plane, id, namespace))
       if (o.metadata.name.startsWith(prefix) && !o.metadata.deletionTimestamp)
-        await client.delete(o.metadata.name, namespace).catch(() => undefined);
+        await client.delete(o.metadata.name, o.metadata.namespace).catch(() => undefined);
   };
+  // Every namespace: after a Project deletion, what is left may sit in the old hub namespace.
   for (const cell of CHAOS_CELLS) {
-    await deleteAll(cell, KINDS.claims, f.H);
-    await deleteAll(cell, KINDS.interfaces, f.H);
+    await deleteAll(cell, KINDS.claims);
+    await deleteAll(cell, KINDS.interfaces);
   }
-  await deleteAll('hub', KINDS.networkBindings, f.H);
-  await deleteAll(PROJECT_CONTEXT, KINDS.networks, 'default');
+  await deleteAll('hub', KINDS.networkBindings);
+  await deleteAll(PROJECT_CONTEXT, KINDS.networks);
   const deadline = Date.now() + withinMs;
   let left = await leftovers(f, prefix);
   while (left.length > 0 && Date.now() < deadline) {
@@ -545,15 +738,15 @@ export async function runSequence(
     await new Promise((resolve) => setTimeout(resolve, 250));
     found = await mismatches(f, prefix, model);
   }
-  const { violations, checks } = await settledInvariants(
-    f,
-    CHAOS_CELLS,
-    Math.max(5000, deadline - Date.now()),
-  );
-  for (const l of LOCATIONS) {
-    if (!model.locationReady[l]) await setCondition(f, KINDS.locations, l, 'Ready', true);
-    if (!model.serviceAvailable[l])
-      await setCondition(f, SERVICE_AVAILABILITIES, availabilityName(l), 'Available', true);
+  const settled = await settledInvariants(f, CHAOS_CELLS, Math.max(5000, deadline - Date.now()));
+  const violations = [...settled.violations];
+  let checks = settled.checks;
+  await restore(f, model);
+  // A cell made Ready or given its label back (or a project created again) must converge too.
+  if (model.changedClusters()) {
+    const restored = await settledInvariants(f, CHAOS_CELLS, settleMs);
+    checks += restored.checks;
+    violations.push(...restored.violations.map((v) => `after the restore: ${v}`));
   }
   // What the sequence made is removed, so the next one starts from the same fleet and the fleet
   // stays small over a thousand sequences; that every deletion completes is checked too.

@@ -14,7 +14,9 @@
  * 4. one Subnet per IPv6 context, none without its context;
  * 5. hub copies equal their project sources, none orphaned, every live source copied;
  * 6. each cell serving a location holds exactly that location's contexts, no other cell holds
- *    them (a copy deleting while an interface still uses it excepted);
+ *    them (a copy deleting while an interface still uses it excepted); a cell whose Cluster is
+ *    not Ready is not judged here or in 8: it keeps what it held until it is Ready again
+ *    (propagation.md §5.6, §7.2), stale copies included;
  * 7. no two IPClaims or IPAllocations of one pool overlap, every allocation inside its pool, no
  *    IPAllocation without its IPClaim, no interface IPClaim without a live claim or an interface
  *    holding it;
@@ -254,11 +256,17 @@ function checkHubCopies(s: Snapshot, out: string[]): void {
   }
 }
 
+/** Whether cell `cell`'s Cluster exists and is not Ready: nothing reaches it or leaves it. */
+function frozen(s: Snapshot, cell: string): boolean {
+  const cluster = s.clusters.find((c) => nameOf(c) === cell);
+  return cluster !== undefined && !isTrue(cluster, 'Ready');
+}
+
 function checkCells(s: Snapshot, out: string[]): void {
   for (const [cell, state] of s.cell) {
+    if (frozen(s, cell)) continue;
     const cluster = s.clusters.find((c) => nameOf(c) === cell);
-    const serves =
-      cluster && isTrue(cluster, 'Ready') ? cluster.metadata.labels?.[CLUSTER_LOCATION_LABEL] : undefined;
+    const serves = cluster?.metadata.labels?.[CLUSTER_LOCATION_LABEL];
     const key = (o: Any) => `${o.metadata.namespace}/${nameOf(o)}`;
     const wanted = new Set(s.hubContexts.filter((h) => serves && h.spec.location.name === serves).map(key));
     for (const c of state.contexts) {
@@ -334,6 +342,7 @@ function checkAddresses(s: Snapshot, out: string[]): void {
 
 function checkClaims(s: Snapshot, out: string[]): void {
   for (const [cell, state] of s.cell) {
+    if (frozen(s, cell)) continue;
     for (const k of state.claims.filter(live)) {
       const route = routeOf(s, k.metadata.namespace);
       const projectState = route && s.project.get(route.project);
