@@ -296,9 +296,15 @@ export class ApiServer {
     return join(this.options.dataDir!, 'planes', `${name}.db`);
   }
 
-  /** A new identity (RBAC decides per plane what it may do); returns its bearer token. */
-  createIdentity(name: string, groups: string[] = []): string {
-    return this.authenticator.mint({ name, groups });
+  /**
+   * A new identity (RBAC decides per plane what it may do); returns its bearer token, accepted
+   * by every plane, or only by those `acceptedBy` answers true for (as a token a plane issued).
+   */
+  createIdentity(name: string, groups: string[] = [], acceptedBy?: (plane: string) => boolean): string {
+    const identity = { name, groups };
+    return acceptedBy
+      ? this.authenticator.mintBound(identity, () => true, acceptedBy)
+      : this.authenticator.mint(identity);
   }
 
   /** A kubeconfig with one context per plane (the root plane's is `root`), all as `identityToken`. */

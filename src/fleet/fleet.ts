@@ -53,25 +53,14 @@ import {
   type EngagedPlane,
   type ProjectLike,
 } from '../runtime/planes.ts';
-import { crdsOfPlane, ensureObjects, installPlaneCrds } from './bootstrap.ts';
+import { crdsOfPlane, installPlaneCrds } from './bootstrap.ts';
 import type { FleetConfig } from './config.ts';
 import type { FleetContext } from './context.ts';
 import { startDataPlane } from './data-plane.ts';
 import { clusterReadiness } from './cluster-readiness.ts';
 import { hubNamespaceProvisioner } from './hub-namespaces.ts';
-import {
-  cellGrants,
-  cellIdentity,
-  CLUSTER_ROLE_BINDINGS,
-  CLUSTER_ROLES,
-  DASHBOARD_IDENTITY,
-  hubGrants,
-  MANAGER_IDENTITY,
-  platformGrants,
-  PLATFORM_IDENTITY,
-  PROPAGATOR_IDENTITY,
-  type Grant,
-} from './identities.ts';
+import { fleetTokens, PLATFORM_IDENTITY } from './identities.ts';
+import { applyRbacBase } from './rbac-bases.ts';
 import { renderKubeconfig } from '../apiserver/auth/kubeconfig.ts';
 import { KubeconfigWriter } from './kubeconfig-writer.ts';
 import { planeKubeConfig } from './plane-kubeconfig.ts';
@@ -131,12 +120,6 @@ export interface Fleet {
 /** Where the in-process manager and cells serve `/metrics`, for the dashboard's throughput. */
 const LOOPBACK_METRICS = { host: '127.0.0.1', port: 0 };
 
-function grantIn(server: ApiServer, plane: string, grant: Grant): void {
-  const served = server.plane(plane)!;
-  ensureObjects(served, CLUSTER_ROLES, grant.roles);
-  ensureObjects(served, CLUSTER_ROLE_BINDINGS, grant.bindings);
-}
-
 /** Step 1: the platform, hub and cell planes with their CRDs and (unless `crdsOnly`) RBAC. */
 function composeStaticPlanes(server: ApiServer, config: FleetConfig, crdsOnly: boolean): void {
   server.addPlane(HUB_PLANE);
@@ -145,9 +128,10 @@ function composeStaticPlanes(server: ApiServer, config: FleetConfig, crdsOnly: b
   installPlaneCrds(server.plane(HUB_PLANE)!, crdsOfPlane.hub);
   for (const cell of config.cells) installPlaneCrds(server.plane(cell.name)!, crdsOfPlane.cell);
   if (crdsOnly) return;
-  grantIn(server, ROOT_PLANE, platformGrants());
-  grantIn(server, HUB_PLANE, hubGrants(config.cells.map((cell) => cell.name)));
-  for (const cell of config.cells) grantIn(server, cell.name, cellGrants(cell.name));
+  // The fleet's identities get config/rbac's roles, as a deployment applies them (identities.ts).
+  applyRbacBase(server.plane(ROOT_PLANE)!, 'platform');
+  applyRbacBase(server.plane(HUB_PLANE)!, 'hub');
+  for (const cell of config.cells) applyRbacBase(server.plane(cell.name)!, 'cell');
 }
 
 /** Resolves with the project's plane once it is engaged (provisioned and Ready). */
@@ -195,7 +179,7 @@ async function startControllerSets(
   cellTokens: Map<string, string>,
 ): Promise<{ metricsUrls: string[]; stop(): Promise<void> }> {
   const { server, config, log, clock, metrics } = ctx;
-  const propagatorToken = server.createIdentity(PROPAGATOR_IDENTITY);
+  const propagatorToken = fleetTokens.propagator(server);
   const memberKubeConfigs = new Map(
     config.cells.map((cell) => [cell.name, planeKubeConfig(server, cell.name, propagatorToken)]),
   );
@@ -219,11 +203,11 @@ async function startControllerSets(
     ...config.cells
       .filter((cell) => cell.controllers !== false)
       .map((cell) => {
-        const token = cellTokens.get(cell.name)!;
+        const abroad = fleetTokens.cellAbroad(server, cell.name);
         return startCell({
-          cell: planeKubeConfig(server, cell.name, token),
-          ipam: planeKubeConfig(server, ROOT_PLANE, token),
-          hub: planeKubeConfig(server, HUB_PLANE, token),
+          cell: planeKubeConfig(server, cell.name, cellTokens.get(cell.name)!),
+          ipam: planeKubeConfig(server, ROOT_PLANE, abroad),
+          hub: planeKubeConfig(server, HUB_PLANE, abroad),
           cellName: cell.name,
           metricsAddr: LOOPBACK_METRICS,
           log: log.child({ component: cell.name }),
@@ -269,12 +253,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const standInsOnly = options.standInsOnly ?? false;
   composeStaticPlanes(server, config, standInsOnly);
 
-  const cellTokens = new Map(
-    config.cells.map((cell) => [cell.name, server.createIdentity(cellIdentity(cell.name))]),
-  );
+  const cellTokens = new Map(config.cells.map((cell) => [cell.name, fleetTokens.cell(server, cell.name)]));
   const platformToken = server.createIdentity(PLATFORM_IDENTITY, [SUPERUSER_GROUP]);
-  const managerToken = server.createIdentity(MANAGER_IDENTITY);
-  const dashboardToken = server.createIdentity(DASHBOARD_IDENTITY);
+  const managerToken = fleetTokens.manager(server);
+  const dashboardToken = fleetTokens.dashboard(server);
   const kubeconfig = new KubeconfigWriter(options.kubeconfigPath, server, cellTokens);
 
   const platformKubeConfig = planeKubeConfig(server, ROOT_PLANE, platformToken);

@@ -1,236 +1,93 @@
 /**
- * Identities: who acts in the fleet and what RBAC lets each do, plane by plane (DESIGN §3).
+ * Identities: who acts in the fleet (DESIGN §3). What each may do is not defined here: every
+ * plane of the embedded fleet gets the RBAC base of config/rbac for its kind (rbac-bases.ts,
+ * applied at start and when a project plane is provisioned), the same files a deployment applies
+ * with `kubectl apply -k`, so the fleet's controllers run under exactly the roles a real cluster
+ * grants them. The identities are those bases' ServiceAccounts:
  *
  * - `netpresence-platform` — the platform stand-ins (project planes, hub namespaces, Cluster
- *   readiness, the location projector); the platform itself, so a superuser;
- * - `netpresence-manager` — the controllers of `netpresence manager`: reads the platform, and
- *   works with networking, policy and IPAM objects, Leases and Events on the hub and in project
- *   planes (NetworkInterfaces in project planes: the interface projector's copies);
- * - `netpresence-propagator` — the propagation engine: everything on the hub and in every cell;
- * - `netpresence-<cell>` — one cell's controllers: everything in its own cell plane; in every
- *   project plane it reads IPAM and writes IPClaims and IPAllocations, which CellRestriction
- *   admission narrows to those labelled with its own cell (`cellOfIdentity` tells it who is a
- *   cell), never IPPools or IPClasses; on the hub NetworkInterfaces only (the write-back of its
- *   interfaces, controllers.md §13.1); nothing else;
- * - `netpresence-dataplane-<cell>` — the simulated data plane in one cell (controllers.md §14):
- *   reads NetworkInterfaces and NetworkInterfaceClaims there and writes their `status`, nothing else;
- * - `netpresence-dataplane` — its project part: reads Subnets in project planes and in cells, and
- *   writes a project Subnet's `status`, nothing else;
- * - `netpresence-dashboard` — the dashboard `netpresence up` serves: reads (get, list, watch) what
- *   netpresence and the platform write, in every plane — never Secrets, never a write;
- * - `consumer-<project>` — a project's consumer: NetworkBindings (and reading the Namespace) in
- *   that project's hub namespaces only, through a RoleBinding the hub-namespace provisioner
- *   writes into each of them.
+ *   readiness, the location projector); the platform itself, so a superuser (no base);
+ * - the manager, `netpresence-system:netpresence-manager` (platform, hub, project planes);
+ * - the propagation engine, `netpresence-system:netpresence-propagator` (hub, every cell);
+ * - a cell's controllers: in its own cell plane `netpresence-system:netpresence-cell`; on the
+ *   hub and in project planes (IPAM) its own account `netpresence-cells:<cell>`, which
+ *   CellRestriction admission tells apart (`cellOfIdentity`);
+ * - the simulated data plane (controllers.md §14), `netpresence-system:netpresence-dataplane`
+ *   (every cell, project planes);
+ * - the dashboard, `netpresence-system:netpresence-dashboard` (every plane, read-only);
+ * - `consumer-<project>` — a project's consumer: config/rbac/hub's role `netpresence-consumer`,
+ *   bound by the hub-namespace provisioner in each of that project's hub namespaces.
  *
- * Guarantees: every function here returns the RBAC objects a plane of that kind needs (the
- * consumer's role read from config/rbac/hub, the rest built here); the fleet stores them with
- * `ensureObjects`.
+ * Tokens: a ServiceAccount named alike in every cell (the cell's and the data plane's) is a
+ * different account in each, so its token is accepted by that one cell only, as a token the cell
+ * issued would be (cell-one's token in cell-two is unknown there: 401); the data plane's account
+ * in project planes is accepted by project planes only. The other accounts exist once per plane
+ * kind with one role, and their tokens are accepted wherever a base binds them.
+ *
+ * Guarantees: the tokens minted here carry a ServiceAccount's user and groups, as
+ * `kubectl create token` gives them; `consumerRoleBinding` binds config/rbac's consumer role.
  */
 import type { KubeObject } from '../apiserver/objects.ts';
-import type { StoredKind } from './bootstrap.ts';
-import { baseRole } from './rbac-bases.ts';
+import { SERVICE_ACCOUNTS_GROUP, serviceAccountUser } from '../apiserver/auth/token-request.ts';
+import { ROOT_PLANE, type ApiServer } from '../apiserver/server.ts';
 
 export const PLATFORM_IDENTITY = 'netpresence-platform';
-export const MANAGER_IDENTITY = 'netpresence-manager';
-export const PROPAGATOR_IDENTITY = 'netpresence-propagator';
+/** The namespace of the fleet's ServiceAccounts in every plane (config/rbac/<plane>/namespace.yaml). */
+export const SYSTEM_NAMESPACE = 'netpresence-system';
+/** The namespace of the cells' own accounts on the hub and in project planes. */
+export const CELLS_NAMESPACE = 'netpresence-cells';
+export const MANAGER_IDENTITY = serviceAccountUser(SYSTEM_NAMESPACE, 'netpresence-manager');
+export const PROPAGATOR_IDENTITY = serviceAccountUser(SYSTEM_NAMESPACE, 'netpresence-propagator');
+/** A cell's identity in its own cell plane (the same account name in every cell). */
+export const CELL_IDENTITY = serviceAccountUser(SYSTEM_NAMESPACE, 'netpresence-cell');
+export const DATAPLANE_IDENTITY = serviceAccountUser(SYSTEM_NAMESPACE, 'netpresence-dataplane');
+export const DASHBOARD_IDENTITY = serviceAccountUser(SYSTEM_NAMESPACE, 'netpresence-dashboard');
 export const CONSUMER_ROLE = 'netpresence-consumer';
-export const CELL_ROLE = 'netpresence-cell';
-export const DATAPLANE_IDENTITY = 'netpresence-dataplane';
-export const DATAPLANE_CELL_ROLE = 'netpresence-dataplane-cell';
-export const DASHBOARD_IDENTITY = 'netpresence-dashboard';
-
-export const cellIdentity = (cell: string): string => `netpresence-${cell}`;
 
 /**
  * The user of cell C's ServiceAccount in project planes and on the hub (config/rbac): one per
  * cell, named after it, in `netpresence-cells`.
  */
-export const cellServiceAccountUser = (cell: string): string =>
-  `system:serviceaccount:netpresence-cells:${cell}`;
+export const cellServiceAccountUser = (cell: string): string => serviceAccountUser(CELLS_NAMESPACE, cell);
 
-/** The cell among `cells` whose identity `user` is (the fleet's, or its ServiceAccount), or undefined. */
+/** The cell among `cells` whose identity `user` is (its ServiceAccount), or undefined. */
 export function cellOfIdentity(user: string, cells: readonly string[]): string | undefined {
-  return cells.find((cell) => cellIdentity(cell) === user || cellServiceAccountUser(cell) === user);
+  return cells.find((cell) => cellServiceAccountUser(cell) === user);
 }
 export const consumerIdentity = (project: string): string => `consumer-${project}`;
-export const dataPlaneCellIdentity = (cell: string): string => `netpresence-dataplane-${cell}`;
 
-const RBAC_GROUP = 'rbac.authorization.k8s.io';
-export const CLUSTER_ROLES: StoredKind = { group: RBAC_GROUP, version: 'v1', plural: 'clusterroles' };
-export const CLUSTER_ROLE_BINDINGS: StoredKind = {
-  group: RBAC_GROUP,
-  version: 'v1',
-  plural: 'clusterrolebindings',
+/** The groups of a ServiceAccount's tokens. */
+export const serviceAccountGroups = (namespace: string): string[] => [
+  SERVICE_ACCOUNTS_GROUP,
+  `${SERVICE_ACCOUNTS_GROUP}:${namespace}`,
+];
+
+const systemToken = (server: ApiServer, user: string, acceptedBy?: (plane: string) => boolean) =>
+  server.createIdentity(user, serviceAccountGroups(SYSTEM_NAMESPACE), acceptedBy);
+const projectPlane = (plane: string) => plane.startsWith('project-');
+
+/** The tokens the fleet's controller sets and dashboard act with. */
+export const fleetTokens = {
+  manager: (server: ApiServer) => systemToken(server, MANAGER_IDENTITY),
+  propagator: (server: ApiServer) => systemToken(server, PROPAGATOR_IDENTITY),
+  dashboard: (server: ApiServer) => systemToken(server, DASHBOARD_IDENTITY),
+  /** Cell C's controllers in cell plane C only. */
+  cell: (server: ApiServer, cell: string) => systemToken(server, CELL_IDENTITY, (plane) => plane === cell),
+  /** Cell C's own account, on the hub and on the platform (whose tokens reach project planes). */
+  cellAbroad: (server: ApiServer, cell: string) =>
+    server.createIdentity(
+      cellServiceAccountUser(cell),
+      serviceAccountGroups(CELLS_NAMESPACE),
+      (plane) => plane === 'hub' || plane === ROOT_PLANE || projectPlane(plane),
+    ),
+  /** The data plane in cell plane C only. */
+  dataPlaneCell: (server: ApiServer, cell: string) =>
+    systemToken(server, DATAPLANE_IDENTITY, (plane) => plane === cell),
+  /** The data plane in project planes only. */
+  dataPlaneProjects: (server: ApiServer) => systemToken(server, DATAPLANE_IDENTITY, projectPlane),
 };
 
-interface Rule {
-  apiGroups: string[];
-  resources: string[];
-  verbs: string[];
-}
-
-const ALL = ['*'];
-const READ = ['get', 'list', 'watch'];
-const rule = (apiGroups: string[], resources: string[], verbs: string[]): Rule => ({
-  apiGroups,
-  resources,
-  verbs,
-});
-
-const NETWORKING = 'networking.datumapis.com';
-const IPAM = 'ipam.miloapis.com';
-const COORDINATION = 'coordination.k8s.io';
-const EVENTS = 'events.k8s.io';
-
-/** Leases for elections and Events for what controllers report, wherever a controller runs. */
-const RUNTIME_RULES = [
-  rule([COORDINATION], ['leases'], ALL),
-  rule([EVENTS], ['events'], ALL),
-  rule([''], ['events'], ALL),
-  rule([''], ['namespaces'], READ),
-];
-
-const STATUS_WRITE = ['get', 'update', 'patch'];
-const INTERFACES = ['networkinterfaces', 'networkinterfaceclaims'];
-
-function dataPlaneCellRules(): Rule[] {
-  return [
-    rule([NETWORKING], INTERFACES, READ),
-    rule(
-      [NETWORKING],
-      INTERFACES.map((resource) => `${resource}/status`),
-      STATUS_WRITE,
-    ),
-  ];
-}
-
-function dataPlaneSubnetRules(writeStatus: boolean): Rule[] {
-  const rules = [rule([NETWORKING], ['subnets'], READ)];
-  if (writeStatus) rules.push(rule([NETWORKING], ['subnets/status'], STATUS_WRITE));
-  return rules;
-}
-
-/** What the dashboard reads: every kind netpresence shows, and Events; no Secrets, no writes. */
-function dashboardGrant(): Grant {
-  const groups = [
-    NETWORKING,
-    IPAM,
-    EVENTS,
-    'policy.karmada.io',
-    'cluster.karmada.io',
-    'resourcemanager.miloapis.com',
-    'services.miloapis.com',
-  ];
-  return grant(
-    DASHBOARD_IDENTITY,
-    [rule(groups, ALL, READ), rule([''], ['namespaces', 'events'], READ)],
-    [DASHBOARD_IDENTITY],
-  );
-}
-
-function clusterRole(name: string, rules: Rule[]): KubeObject {
-  return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name }, rules };
-}
-
-function clusterRoleBinding(role: string, users: string[]): KubeObject {
-  return {
-    apiVersion: `${RBAC_GROUP}/v1`,
-    kind: 'ClusterRoleBinding',
-    metadata: { name: role },
-    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
-    subjects: users.map((name) => ({ apiGroup: RBAC_GROUP, kind: 'User', name })),
-  };
-}
-
-/** A grant of one role to some users in a plane: a ClusterRole and its ClusterRoleBinding. */
-export interface Grant {
-  roles: KubeObject[];
-  bindings: KubeObject[];
-}
-
-function grant(role: string, rules: Rule[], users: string[]): Grant {
-  return { roles: [clusterRole(role, rules)], bindings: [clusterRoleBinding(role, users)] };
-}
-
-function merge(...grants: Grant[]): Grant {
-  return { roles: grants.flatMap((g) => g.roles), bindings: grants.flatMap((g) => g.bindings) };
-}
-
-export function platformGrants(): Grant {
-  return merge(
-    grant(
-      MANAGER_IDENTITY,
-      [
-        rule(
-          ['resourcemanager.miloapis.com', 'networking.datumapis.com', 'services.miloapis.com'],
-          ALL,
-          READ,
-        ),
-        // The location publisher records its Warnings (MissingCityCode, …) on the platform's Locations.
-        rule([EVENTS], ['events'], ['create']),
-      ],
-      [MANAGER_IDENTITY],
-    ),
-    dashboardGrant(),
-  );
-}
-
-/** What a cell may do on the hub: its interface copies (their status included), nothing else. */
-const CELL_HUB_RULES = [
-  rule(
-    [NETWORKING],
-    ['networkinterfaces', 'networkinterfaces/status'],
-    ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
-  ),
-];
-
-export function hubGrants(cells: string[] = []): Grant {
-  return merge(
-    grant(
-      MANAGER_IDENTITY,
-      [
-        rule([NETWORKING, 'policy.karmada.io'], ALL, ALL),
-        rule(['cluster.karmada.io', 'work.karmada.io'], ALL, READ),
-        ...RUNTIME_RULES,
-      ],
-      [MANAGER_IDENTITY],
-    ),
-    grant(PROPAGATOR_IDENTITY, [rule(ALL, ALL, ALL)], [PROPAGATOR_IDENTITY]),
-    grant(CELL_ROLE, CELL_HUB_RULES, cells.map(cellIdentity)),
-    // Bound per hub namespace by the hub-namespace provisioner, never cluster-wide; the role is
-    // config/rbac/hub's, as a deployment applies it.
-    { roles: [baseRole('hub', 'ClusterRole', CONSUMER_ROLE)], bindings: [] },
-    dashboardGrant(),
-  );
-}
-
-export function projectGrants(cells: string[]): Grant {
-  return merge(
-    grant(MANAGER_IDENTITY, [rule([NETWORKING, IPAM], ALL, ALL), ...RUNTIME_RULES], [MANAGER_IDENTITY]),
-    grant(CELL_ROLE, cellIpamRules(), cells.map(cellIdentity)),
-    grant(DATAPLANE_IDENTITY, dataPlaneSubnetRules(true), [DATAPLANE_IDENTITY]),
-    dashboardGrant(),
-  );
-}
-
-/** What a cell may do with IPAM in a project plane; CellRestriction narrows writes to its own. */
-export function cellIpamRules(): Rule[] {
-  return [
-    rule([IPAM], ALL, READ),
-    rule([IPAM], ['ipclaims'], ['create', 'update', 'patch', 'delete']),
-    rule([IPAM], ['ipallocations'], ['update', 'patch', 'delete']),
-  ];
-}
-
-export function cellGrants(cell: string): Grant {
-  return merge(
-    grant(CELL_ROLE, [rule(ALL, ALL, ALL)], [cellIdentity(cell)]),
-    grant(PROPAGATOR_IDENTITY, [rule(ALL, ALL, ALL)], [PROPAGATOR_IDENTITY]),
-    grant(DATAPLANE_CELL_ROLE, dataPlaneCellRules(), [dataPlaneCellIdentity(cell)]),
-    grant(DATAPLANE_IDENTITY, dataPlaneSubnetRules(false), [DATAPLANE_IDENTITY]),
-    dashboardGrant(),
-  );
-}
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 /** The RoleBinding that lets a project's consumer manage bindings in one of its hub namespaces. */
 export function consumerRoleBinding(project: string, hubNamespace: string): KubeObject {

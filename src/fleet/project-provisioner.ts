@@ -2,7 +2,7 @@
  * Project provisioner: the fleet's stand-in for Milo's project lifecycle. A `Project` on the
  * platform gets its project plane — served at the Milo path, with the project CRDs, the IPAM
  * allocation hook, the default IPAM configuration (apis.md §2.7), the namespace `default` and
- * the RBAC of the fleet's identities (none when its processes run apart: `standInsOnly`) — and
+ * config/rbac/project for the fleet's identities (none when its processes run apart: `standInsOnly`) — and
  * is then marked `Ready`; a Project that is deleted
  * (or being deleted) loses its plane.
  *
@@ -37,15 +37,10 @@ import { Controller } from '../runtime/controller.ts';
 import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName } from '../runtime/planes.ts';
 import { forObject } from '../runtime/triggers.ts';
-import { crdsOfPlane, ensureObjects, installPlaneCrds } from './bootstrap.ts';
+import { crdsOfPlane, installPlaneCrds } from './bootstrap.ts';
 import type { FleetContext } from './context.ts';
-import {
-  cellOfIdentity,
-  CLUSTER_ROLE_BINDINGS,
-  CLUSTER_ROLES,
-  consumerIdentity,
-  projectGrants,
-} from './identities.ts';
+import { cellOfIdentity, consumerIdentity } from './identities.ts';
+import { applyRbacBase } from './rbac-bases.ts';
 
 export const name = 'project-provisioner';
 
@@ -82,9 +77,7 @@ export function provision(project: string, uid: string, fleet: ProvisionerDeps['
   installPlaneCrds(plane, crdsOfPlane.project);
   installDefaultIpamConfig(plane);
   if (!fleet.standInsOnly) {
-    const grants = projectGrants(config.cells.map((cell) => cell.name));
-    ensureObjects(plane, CLUSTER_ROLES, grants.roles);
-    ensureObjects(plane, CLUSTER_ROLE_BINDINGS, grants.bindings);
+    applyRbacBase(plane, 'project');
   }
   let held = projectPlanes.get(project);
   if (!held) {

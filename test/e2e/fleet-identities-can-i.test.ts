@@ -1,9 +1,9 @@
 /**
- * `kubectl auth can-i --list` for every narrow identity of the embedded fleet (issue 18): the
- * RBAC objects the fleet stores in each kind of plane (identities.ts, as `netpresence up` stores
- * them) are written into a served platform, hub, project plane and cell plane; each identity's
- * token asks, in every plane it acts in, and kubectl lists exactly the resources its roles there
- * name — the consumer's only in a hub namespace bound to it.
+ * `kubectl auth can-i --list` for every narrow identity of the embedded fleet (issue 18): each
+ * kind of plane gets its config/rbac base as `netpresence up` applies it (applyRbacBase); each
+ * identity's token, minted as the fleet mints it (fleetTokens), asks in every plane it acts in,
+ * and kubectl lists exactly the resources the base's roles bound to it name — the consumer's
+ * only in a hub namespace bound to it.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,26 +11,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { renderKubeconfig } from '../../src/apiserver/auth/kubeconfig.ts';
-import type { KubeObject } from '../../src/apiserver/objects.ts';
 import { ApiServer, ROOT_PLANE } from '../../src/apiserver/server.ts';
 import { crdsOfPlane, ensureObjects, installPlaneCrds, type StoredKind } from '../../src/fleet/bootstrap.ts';
 import {
-  cellGrants,
-  cellIdentity,
-  CLUSTER_ROLE_BINDINGS,
-  CLUSTER_ROLES,
+  CELL_IDENTITY,
+  cellServiceAccountUser,
   consumerIdentity,
   consumerRoleBinding,
   DASHBOARD_IDENTITY,
   DATAPLANE_IDENTITY,
-  dataPlaneCellIdentity,
-  hubGrants,
+  fleetTokens,
   MANAGER_IDENTITY,
-  platformGrants,
-  projectGrants,
   PROPAGATOR_IDENTITY,
-  type Grant,
 } from '../../src/fleet/identities.ts';
+import { applyRbacBase, rbacBase, type RbacPlane } from '../../src/fleet/rbac-bases.ts';
 import { Kubectl } from '../support/kubectl.ts';
 
 const CELL = 'cell-a';
@@ -50,13 +44,7 @@ describe("kubectl auth can-i --list for the fleet's narrow identities", () => {
   let dir: string;
   /** Plane name by kind. */
   const planes: Record<string, string> = { platform: ROOT_PLANE, hub: 'hub', cell: CELL };
-  /** What the fleet stores per kind of plane. */
-  const grants: Record<string, Grant> = {
-    platform: platformGrants(),
-    hub: hubGrants([CELL]),
-    project: projectGrants([CELL]),
-    cell: cellGrants(CELL),
-  };
+  const KINDS: RbacPlane[] = ['platform', 'hub', 'project', 'cell'];
 
   before(async () => {
     server = await ApiServer.start({});
@@ -68,10 +56,7 @@ describe("kubectl auth can-i --list for the fleet's narrow identities", () => {
     installPlaneCrds(server.plane('hub')!, crdsOfPlane.hub);
     installPlaneCrds(server.plane(planes.project)!, crdsOfPlane.project);
     installPlaneCrds(server.plane(CELL)!, crdsOfPlane.cell);
-    for (const [kind, grant] of Object.entries(grants)) {
-      ensureObjects(server.plane(planes[kind])!, CLUSTER_ROLES, grant.roles);
-      ensureObjects(server.plane(planes[kind])!, CLUSTER_ROLE_BINDINGS, grant.bindings);
-    }
+    for (const kind of KINDS) applyRbacBase(server.plane(planes[kind])!, kind);
     // As the hub-namespace provisioner binds a project's consumer in each of its hub namespaces.
     ensureObjects(server.plane('hub')!, NAMESPACES, [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: HUB_NAMESPACE } },
@@ -84,15 +69,28 @@ describe("kubectl auth can-i --list for the fleet's narrow identities", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** `resource.group[/subresource]` of every rule the plane's grants bind to `user` (in `namespace`). */
-  function expected(kind: string, user: string, namespace?: string): string[] {
-    const { roles, bindings } = grants[kind];
-    const bound: KubeObject[] = bindings.filter((b: Obj) => b.subjects.some((s: Obj) => s.name === user));
-    if (namespace && kind === 'hub' && user === consumerIdentity(PROJECT))
+  /** `resource.group[/subresource]` of every rule the plane's base binds to `user` (in `namespace`). */
+  function expected(kind: RbacPlane, user: string, namespace = 'default'): string[] {
+    const objects = rbacBase(kind) as Obj[];
+    const subjectIs = (s: Obj) =>
+      s.kind === 'ServiceAccount'
+        ? user === `system:serviceaccount:${s.namespace}:${s.name}`
+        : s.kind === 'Group'
+          ? user.startsWith(`system:serviceaccount:${s.name.split(':').at(-1)}:`)
+          : s.name === user;
+    const bound = objects.filter(
+      (o) =>
+        (o.kind === 'ClusterRoleBinding' ||
+          (o.kind === 'RoleBinding' && o.metadata.namespace === namespace)) &&
+        o.subjects.some(subjectIs),
+    );
+    if (kind === 'hub' && user === consumerIdentity(PROJECT) && namespace === HUB_NAMESPACE)
       bound.push(consumerRoleBinding(PROJECT, namespace));
     const names = new Set<string>();
-    for (const binding of bound as Obj[]) {
-      const role = roles.find((r) => r.metadata.name === binding.roleRef.name) as Obj;
+    for (const binding of bound) {
+      const role = objects.find(
+        (o) => o.kind === binding.roleRef.kind && o.metadata.name === binding.roleRef.name,
+      )!;
       for (const rule of role.rules)
         for (const group of rule.apiGroups)
           for (const resource of rule.resources) {
@@ -103,9 +101,9 @@ describe("kubectl auth can-i --list for the fleet's narrow identities", () => {
     return [...names].sort();
   }
 
-  async function listed(kind: string, user: string, namespace = 'default'): Promise<string[]> {
-    const token = server.createIdentity(user);
-    const path = join(dir, `${kind}-${user}.kubeconfig`);
+  async function listed(kind: RbacPlane, token: string, namespace = 'default'): Promise<string[]> {
+    const key = `${kind}-${namespace}-${token.slice(0, 8)}`;
+    const path = join(dir, `${key}.kubeconfig`);
     await writeFile(
       path,
       renderKubeconfig(
@@ -115,7 +113,7 @@ describe("kubectl auth can-i --list for the fleet's narrow identities", () => {
       ),
       { mode: 0o600 },
     );
-    const out = await new Kubectl(path, join(dir, `${kind}-${user}-cache`), dir).ok([
+    const out = await new Kubectl(path, join(dir, `${key}-cache`), dir).ok([
       'auth',
       'can-i',
       '--list',
@@ -130,21 +128,27 @@ describe("kubectl auth can-i --list for the fleet's narrow identities", () => {
       .sort();
   }
 
-  const ACTS_IN: [string, string[]][] = [
-    [MANAGER_IDENTITY, ['platform', 'hub', 'project']],
-    [PROPAGATOR_IDENTITY, ['hub', 'cell']],
-    [cellIdentity(CELL), ['hub', 'project', 'cell']],
-    [DATAPLANE_IDENTITY, ['project', 'cell']],
-    [dataPlaneCellIdentity(CELL), ['cell']],
-    [DASHBOARD_IDENTITY, ['platform', 'hub', 'project', 'cell']],
+  /** Each identity, the kinds of plane it acts in, and its token there, as the fleet mints it. */
+  const ACTS_IN: [string, RbacPlane[], (kind: RbacPlane) => string][] = [
+    [MANAGER_IDENTITY, ['platform', 'hub', 'project'], () => fleetTokens.manager(server)],
+    [PROPAGATOR_IDENTITY, ['hub', 'cell'], () => fleetTokens.propagator(server)],
+    [CELL_IDENTITY, ['cell'], () => fleetTokens.cell(server, CELL)],
+    [cellServiceAccountUser(CELL), ['hub', 'project'], () => fleetTokens.cellAbroad(server, CELL)],
+    [
+      DATAPLANE_IDENTITY,
+      ['project', 'cell'],
+      (kind) =>
+        kind === 'cell' ? fleetTokens.dataPlaneCell(server, CELL) : fleetTokens.dataPlaneProjects(server),
+    ],
+    [DASHBOARD_IDENTITY, ['platform', 'hub', 'project', 'cell'], () => fleetTokens.dashboard(server)],
   ];
 
-  for (const [user, kinds] of ACTS_IN) {
+  for (const [user, kinds, tokenIn] of ACTS_IN) {
     it(`lists what ${user} may do in each plane it acts in`, async () => {
       for (const kind of kinds) {
         const want = expected(kind, user);
         assert.ok(want.length > 0, `${user} holds something in the ${kind} plane`);
-        assert.deepEqual(await listed(kind, user), want, `${user} in the ${kind} plane`);
+        assert.deepEqual(await listed(kind, tokenIn(kind)), want, `${user} in the ${kind} plane`);
       }
     });
   }
@@ -153,7 +157,8 @@ describe("kubectl auth can-i --list for the fleet's narrow identities", () => {
     const consumer = consumerIdentity(PROJECT);
     const want = expected('hub', consumer, HUB_NAMESPACE);
     assert.ok(want.includes('networkbindings.networking.datumapis.com'));
-    assert.deepEqual(await listed('hub', consumer, HUB_NAMESPACE), want);
-    assert.deepEqual(await listed('hub', consumer, 'default'), [], 'nothing in another namespace');
+    const token = server.createIdentity(consumer);
+    assert.deepEqual(await listed('hub', token, HUB_NAMESPACE), want);
+    assert.deepEqual(await listed('hub', token, 'default'), [], 'nothing in another namespace');
   });
 });

@@ -15,7 +15,7 @@ import { UPSTREAM_CLUSTER_NAME_LABEL, UPSTREAM_NAMESPACE_LABEL } from '../../src
 import type { Cluster } from '../../src/apis/cluster/v1alpha1/cluster.ts';
 import type { Network } from '../../src/apis/networking/v1alpha/network.ts';
 import type { Project } from '../../src/apis/resourcemanager/v1alpha1/project.ts';
-import { ForbiddenError } from '../../src/client/errors.ts';
+import { ForbiddenError, UnauthorizedError } from '../../src/client/errors.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
 import { NAMESPACES } from '../../src/runtime/resource-ids.ts';
 import { eventually } from '../support/apiserver.ts';
@@ -225,14 +225,15 @@ describe('netpresence up', () => {
     assert.match(kubectl.stdout, /^web\s/m, 'the context defaults to the hub namespace of demo/default');
 
     assert.ok((await fleet.client('cell-one-as-cell', NAMESPACES).list()).items.length >= 2);
+    // A cell plane's token is one that cell issued (identities.ts): unknown anywhere else.
     await assert.rejects(
       resourceClient(retarget(fleet, 'cell-one-as-cell', 'cell-two'), NAMESPACES).list(),
-      ForbiddenError,
+      UnauthorizedError,
       "cell-one's identity in cell-two",
     );
     await assert.rejects(
       resourceClient(retarget(fleet, 'cell-one-as-cell', 'hub'), NAMESPACES).list(),
-      ForbiddenError,
+      UnauthorizedError,
       "cell-one's identity on the hub",
     );
     assert.equal(await fleet.stop(), 0);

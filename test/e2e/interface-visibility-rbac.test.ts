@@ -1,9 +1,10 @@
 /**
  * What the interface write-back and the interface projector may do (controllers.md §13): the
- * fleet's grants stored in a served hub and project plane, asked through `kubectl auth can-i`
- * as each identity. A cell may get/list/watch/create/update/patch/delete NetworkInterfaces on
- * the hub and nothing else there; the manager may do the same on NetworkInterfaces in a project
- * plane.
+ * config/rbac bases stored in a served hub and project plane as the fleet applies them, asked
+ * through `kubectl auth can-i` with the tokens the fleet mints. A cell may list, watch, create,
+ * patch and delete NetworkInterfaces on the hub, and patch their status, and nothing else there
+ * (it never gets or updates one: informers and patches); the manager may do the same with
+ * NetworkInterfaces in a project plane, where a cell may not touch them.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,19 +13,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { renderKubeconfig } from '../../src/apiserver/auth/kubeconfig.ts';
 import { ApiServer } from '../../src/apiserver/server.ts';
-import { crdsOfPlane, ensureObjects, installPlaneCrds } from '../../src/fleet/bootstrap.ts';
-import {
-  cellIdentity,
-  CLUSTER_ROLE_BINDINGS,
-  CLUSTER_ROLES,
-  hubGrants,
-  MANAGER_IDENTITY,
-  projectGrants,
-  type Grant,
-} from '../../src/fleet/identities.ts';
+import { crdsOfPlane, installPlaneCrds } from '../../src/fleet/bootstrap.ts';
+import { fleetTokens } from '../../src/fleet/identities.ts';
+import { applyRbacBase } from '../../src/fleet/rbac-bases.ts';
 import { Kubectl } from '../support/kubectl.ts';
 
-const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
+const VERBS = ['list', 'watch', 'create', 'patch', 'delete'];
+const NOT_VERBS = ['get', 'update', 'deletecollection'];
 const INTERFACES = 'networkinterfaces.networking.datumapis.com';
 
 describe('interface visibility RBAC', () => {
@@ -35,18 +30,14 @@ describe('interface visibility RBAC', () => {
   before(async () => {
     server = await ApiServer.start({});
     dir = await mkdtemp(join(tmpdir(), 'netpresence-interface-rbac-'));
-    const grantIn = (plane: string, grant: Grant) => {
-      ensureObjects(server.plane(plane)!, CLUSTER_ROLES, grant.roles);
-      ensureObjects(server.plane(plane)!, CLUSTER_ROLE_BINDINGS, grant.bindings);
-    };
     server.addPlane('hub');
     const project = server.addProjectPlane('project-alpha').name;
     installPlaneCrds(server.plane('hub')!, crdsOfPlane.hub);
     installPlaneCrds(server.plane(project)!, crdsOfPlane.project);
-    grantIn('hub', hubGrants(['cell-a']));
-    grantIn(project, projectGrants(['cell-a']));
-    const cellToken = server.createIdentity(cellIdentity('cell-a'));
-    const managerToken = server.createIdentity(MANAGER_IDENTITY);
+    applyRbacBase(server.plane('hub')!, 'hub');
+    applyRbacBase(server.plane(project)!, 'project');
+    const cellToken = fleetTokens.cellAbroad(server, 'cell-a');
+    const managerToken = fleetTokens.manager(server);
     const path = join(dir, 'kubeconfig');
     await writeFile(
       path,
@@ -74,11 +65,13 @@ describe('interface visibility RBAC', () => {
     return result.stdout.trim();
   };
 
-  it("a cell's hub identity may do every verb on NetworkInterfaces and nothing else on the hub", async () => {
+  it("a cell's hub identity may publish NetworkInterfaces and nothing else on the hub", async () => {
     for (const verb of VERBS) {
       assert.equal(await canI('hub-as-cell-a', verb, INTERFACES, 'ns-u'), 'yes', `${verb} in a namespace`);
       assert.equal(await canI('hub-as-cell-a', verb, INTERFACES), 'yes', `${verb} across namespaces`);
     }
+    for (const verb of NOT_VERBS)
+      assert.equal(await canI('hub-as-cell-a', verb, INTERFACES, 'ns-u'), 'no', `${verb} in a namespace`);
     for (const resource of [
       'networkcontexts.networking.datumapis.com',
       'networkbindings.networking.datumapis.com',
@@ -99,12 +92,13 @@ describe('interface visibility RBAC', () => {
       'ns-u',
     ]);
     assert.equal(status.stdout.trim(), 'yes', 'patch the status of a copy');
-    assert.equal(await canI('hub-as-cell-a', 'deletecollection', INTERFACES, 'ns-u'), 'no');
   });
 
-  it('the manager may do every verb on NetworkInterfaces in a project plane; a cell may not', async () => {
+  it('the manager may project NetworkInterfaces into a project plane; a cell may not', async () => {
     for (const verb of VERBS)
       assert.equal(await canI('project-as-manager', verb, INTERFACES, 'default'), 'yes', verb);
+    for (const verb of NOT_VERBS)
+      assert.equal(await canI('project-as-manager', verb, INTERFACES, 'default'), 'no', verb);
     assert.equal(await canI('project-as-cell-a', 'get', INTERFACES, 'default'), 'no');
   });
 });

@@ -77,7 +77,7 @@ describe('config/rbac applied to the planes, as each identity', () => {
   after(() => t.stop());
 
   it('lists, with kubectl auth can-i --list, exactly the resources each identity’s roles name', async () => {
-    assert.equal(identities.size, 9);
+    assert.equal(identities.size, 14);
     for (const [key, kubectl] of identities) {
       const [plane, account] = key.split('/');
       const objects = rendered(`rbac/${PLANES[plane].rbac}`);
