@@ -69,6 +69,14 @@ describe('simulated data plane: interfaces', () => {
       );
   });
 
+  it('leaves an interface the claim controller has not reported on yet alone (no Pending write)', () => {
+    const fresh: NetworkInterface = {
+      metadata: { name: 'web-0', namespace: 'ns-u' },
+      spec: { network: { name: 'default' } },
+    };
+    assert.deepEqual(summary(desiredConditions(fresh, { config: config(), location: 'l', clock })), []);
+  });
+
   it('waits out delayMs from Allocated before it reports', () => {
     const result = desiredConditions(iface('Bound', 'True', NOW - 400), {
       config: config([], 1000),

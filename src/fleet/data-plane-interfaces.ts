@@ -6,7 +6,9 @@
  * Guarantees: a NetworkInterface with `phase: Bound` and `Allocated=True` gets, `delayMs` after
  * `Allocated` turned True, `Prepared=True` and `Programmed=True` — or `Programmed=False` with the
  * reason and message of a `refuse` entry matching its network and the cell's location; an
- * interface that is not Bound, or not Allocated, has both set back to `Unknown` `Pending`. The
+ * interface that is `Available` or `Allocated=False` has both set back to `Unknown` `Pending`; one
+ * not yet reported on (no phase, no `Allocated`) is left alone, as the claim controller seeds
+ * both with its first status write, so the stand-in adds no write of its own there. The
  * claim named in `spec.claimRef` gets the same two conditions. Only those two conditions are
  * written, through the status subresource, and only when they differ.
  * Caveat: the delay counts from `Allocated`'s `lastTransitionTime`, which has whole seconds, so
@@ -120,7 +122,10 @@ export function desiredConditions(
   deps: Pick<InterfaceDataPlaneDeps, 'config' | 'location' | 'clock'>,
 ): { conditions: DesiredCondition[] } | { waitMs: number } {
   const allocated = findCondition(iface.status?.conditions, NetworkInterfaceConditionType.Allocated);
-  if (iface.status?.phase !== 'Bound' || allocated?.status !== 'True') return { conditions: PENDING };
+  // Set back (§14) only from a state that says so: an interface the claim controller has not yet
+  // reported on gets its Pending seeds from that controller's own first status write.
+  if (iface.status?.phase === 'Available' || allocated?.status === 'False') return { conditions: PENDING };
+  if (iface.status?.phase !== 'Bound' || allocated?.status !== 'True') return { conditions: [] };
   const since = Date.parse(allocated.lastTransitionTime ?? '') || 0;
   const waitMs = since + deps.config.delayMs - deps.clock.now();
   if (waitMs > 0) return { waitMs };

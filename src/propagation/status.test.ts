@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Work } from '../apis/work/v1alpha1/work.ts';
 import type { Binding } from './hub-view.ts';
-import { aggregate, fullyApplied } from './status.ts';
+import { aggregate, nothingToReportYet, fullyApplied } from './status.ts';
 
 function work(cluster: string, applied?: 'True' | 'False', deleting = false): Work {
   return {
@@ -57,5 +57,26 @@ describe('binding status', () => {
       'a Work not applied',
     );
     assert.equal(fullyApplied(binding(), []), false, 'no cluster');
+  });
+
+  it('writes nothing before the scheduler answers or while its Works are still to be created', () => {
+    const condition = (type: string, status: 'True' | 'False') => ({
+      type,
+      status,
+      reason: 'r',
+      message: 'm',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    });
+    const fresh = binding();
+    assert.equal(nothingToReportYet(fresh, []), true, 'new, unscheduled, no Work');
+    const scheduled = (...clusters: string[]) => ({
+      ...binding(...clusters),
+      status: { conditions: [condition('Scheduled', clusters.length > 0 ? 'True' : 'False')] },
+    });
+    assert.equal(nothingToReportYet(scheduled('a'), []), true, 'scheduled, its Work not created yet');
+    assert.equal(nothingToReportYet(scheduled(), []), false, 'NoClusterFit: FullyApplied=False follows');
+    const reported = { ...binding('a'), status: { conditions: [condition('FullyApplied', 'True')] } };
+    assert.equal(nothingToReportYet(reported, []), false, 'a held FullyApplied is kept current');
+    assert.equal(nothingToReportYet(scheduled('a'), aggregate([work('a')])), false, 'a live Work');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Status (propagation.md §4.2, §4.4): each binding's `aggregatedStatus` — one item per live Work,
  * sorted by cluster name — and its `FullyApplied` condition, from the Works' `Applied`
- * conditions.
+ * conditions, once there is something to report (`nothingToReportYet`).
  *
  * Guarantees: `FullyApplied` is True only when `spec.clusters` is non-empty, the binding has
  * exactly one live Work per listed cluster and no other, and every one is `Applied=True`; a Work
@@ -61,10 +61,27 @@ export function fullyApplied(binding: Binding, items: readonly AggregatedItem[])
   );
 }
 
+/**
+ * A binding with nothing to report yet: no live Work, no `FullyApplied` of this controller's, and
+ * either no answer from the scheduler or an answer naming clusters whose Works binding sync has
+ * still to create. Karmada's binding controller writes a binding's status only once it is
+ * scheduled and its Works ensured; so does this controller, so a new binding gets no
+ * `FullyApplied=False` that the next event would at once replace. The scheduler's status write
+ * and binding sync's Work creates wake it. A binding scheduled onto no cluster is reported at
+ * once (`FullyApplied=False`).
+ */
+export function nothingToReportYet(binding: Binding, items: readonly AggregatedItem[]): boolean {
+  const conditions = binding.status?.conditions;
+  if (items.length > 0 || findCondition(conditions, BindingConditionType.FullyApplied)) return false;
+  const scheduled = findCondition(conditions, BindingConditionType.Scheduled) !== undefined;
+  return !scheduled || (binding.spec.clusters ?? []).length > 0;
+}
+
 export async function reconcile(key: BindingKey, view: HubView, clock: Clock): Promise<Outcome> {
   const binding = view.bindings(key.kind).get(key.namespace || undefined, key.name);
   if (!binding || binding.metadata.deletionTimestamp) return done();
   const items = aggregate(worksOf(binding, key.kind, view));
+  if (nothingToReportYet(binding, items)) return done(); // the scheduler's and binding sync's writes wake it
   const conditions = setCondition(
     binding.status?.conditions,
     fullyApplied(binding, items)
