@@ -4,14 +4,15 @@
  * run cost, and the API writes (`netpresence_apiserver_writes_total`, only writes that advanced a
  * revision) by plane kind, identity, resource, subresource and verb — and by controller when the
  * fleet runs with NETPRESENCE_USER_AGENT_PER_CONTROLLER=1 (client/user-agent.ts; it costs CPU, so
- * time that run apart) — and the fleet process's CPU time, from /proc.
+ * time that run apart) — and the fleet process's CPU time, from /proc, in all and by thread (the
+ * main thread serves the API; controller workers are threads of the same process).
  *
  * Guarantees: every figure is a difference between two snapshots (before the first create, after
  * the planes are quiet), so the fleet's setup is left out; controllers that run in several
  * processes under one name (one per cell) are summed; every /metrics URL the fleet printed on its
  * `metrics: ` line is read, and a URL that does not answer fails the snapshot.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { parsePrometheusText, type Sample } from '../../src/dashboard/prometheus-text.ts';
 import { METRICS_LINE_PREFIX } from '../../src/cli/up.ts';
 
@@ -28,6 +29,8 @@ export interface Snapshot {
   writes: Map<string, number>;
   /** The fleet process's user + system CPU seconds. */
   cpuSeconds: number;
+  /** The same by thread id (the main thread's id is the process's). */
+  threadCpuSeconds: Map<number, number>;
 }
 
 /** The `/metrics` URLs on the fleet's `metrics: ` ready line. */
@@ -53,11 +56,21 @@ function add(map: Map<string, number>, key: string, value: number) {
   map.set(key, (map.get(key) ?? 0) + value);
 }
 
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+async function cpuSeconds(pid: number, task = ''): Promise<number> {
+  const stat = await readFile(`/proc/${pid}${task}/stat`, 'utf8');
   // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function threadCpuSeconds(pid: number): Promise<Map<number, number>> {
+  const threads = new Map<number, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    // A thread may end between the listing and the read.
+    const seconds = await cpuSeconds(pid, `/task/${tid}`).catch(() => undefined);
+    if (seconds !== undefined) threads.set(Number(tid), seconds);
+  }
+  return threads;
 }
 
 export async function snapshot(urls: string[], pid: number): Promise<Snapshot> {
@@ -72,6 +85,7 @@ export async function snapshot(urls: string[], pid: number): Promise<Snapshot> {
     retries: new Map(),
     writes: new Map(),
     cpuSeconds: await cpuSeconds(pid),
+    threadCpuSeconds: await threadCpuSeconds(pid),
   };
   for (const { name, labels, value } of samples) {
     if (name === RECONCILES) add(result.reconciles, `${labels.controller}|${labels.result}`, value);
@@ -102,7 +116,16 @@ function delta(after: Map<string, number>, before: Map<string, number>): Map<str
 }
 
 /** The lines bench/fleet prints: reconciles and retries per controller, writes per binding. */
-export function countLines(before: Snapshot, after: Snapshot, pairs: number): string[] {
+/** The threads that used over a second, busiest first; the main thread (id `pid`) named. */
+function threadLine(before: Snapshot, after: Snapshot, pid: number): string {
+  const used = [...after.threadCpuSeconds]
+    .map(([tid, seconds]) => [tid, seconds - (before.threadCpuSeconds.get(tid) ?? 0)] as const)
+    .filter(([, seconds]) => seconds >= 1)
+    .sort((a, b) => b[1] - a[1]);
+  return used.map(([tid, seconds]) => `${tid === pid ? 'main ' : ''}${seconds.toFixed(1)} s`).join(', ');
+}
+
+export function countLines(before: Snapshot, after: Snapshot, pairs: number, pid: number): string[] {
   const lines: string[] = [];
   const reconciles = delta(after.reconciles, before.reconciles);
   const retries = delta(after.retries, before.retries);
@@ -139,7 +162,7 @@ export function countLines(before: Snapshot, after: Snapshot, pairs: number): st
     `counts: writes per binding per plane: ${[...byPlane].map(([p, n]) => `${p} ${(n / pairs).toFixed(2)}`).join(', ')}`,
   );
   lines.push(
-    `counts: fleet CPU ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s (user + system, first create → quiet)`,
+    `counts: fleet CPU ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s (user + system, first create → quiet); by thread: ${threadLine(before, after, pid)}`,
   );
   return lines;
 }

@@ -362,7 +362,7 @@ async function main(args: Args): Promise<void> {
     console.log(
       `result: ${copyReport}; ${(copyWrites / pairs).toFixed(1)} copy writes per claim (${copyWrites}, hub and project copies)`,
     );
-    for (const line of countLines(countsBefore, countsAfter, pairs)) console.log(line);
+    for (const line of countLines(countsBefore, countsAfter, pairs, fleet.child.pid!)) console.log(line);
     console.log(
       `load average at the end: ${loadavg()
         .map((l) => l.toFixed(2))

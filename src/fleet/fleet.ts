@@ -35,12 +35,8 @@ import { SUPERUSER_GROUP } from '../apiserver/auth/rbac.ts';
 import { ApiServer, ROOT_PLANE } from '../apiserver/server.ts';
 import { projectKind, type Project } from '../apis/resourcemanager/v1alpha1/project.ts';
 import { StaticPlane } from '../runtime/manager-context.ts';
-import { startCell } from '../processes/cell.ts';
-import { startManager } from '../processes/manager.ts';
 import { locationProjector } from './location-projector.ts';
 import { resourceIdOf } from '../runtime/resource-ids.ts';
-import { startEngine } from '../propagation/engine.ts';
-import { embeddedMembers } from '../propagation/member/index.ts';
 import { systemClock } from '../runtime/clock.ts';
 import type { RunnableController } from '../runtime/controller.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
@@ -53,6 +49,8 @@ import {
   type EngagedPlane,
   type ProjectLike,
 } from '../runtime/planes.ts';
+import { LOOPBACK_METRICS, setId, type ControllerSet } from './controller-sets.ts';
+import { controllerWorkerGroups, startControllerWorkers } from './controller-workers.ts';
 import { crdsOfPlane, installPlaneCrds } from './bootstrap.ts';
 import type { FleetConfig } from './config.ts';
 import type { FleetContext } from './context.ts';
@@ -68,8 +66,7 @@ import { projectProvisioner, provision } from './project-provisioner.ts';
 import { isSeeded, seedClusters, seedFleet } from './seed.ts';
 
 export const HUB_PLANE = 'hub';
-/** The manager's Lease identity: fixed, so a restart takes the Lease back at once. */
-export const MANAGER_LEASE_IDENTITY = 'netpresence-up';
+export { MANAGER_LEASE_IDENTITY } from './controller-sets.ts';
 /** How long seeding waits for a configured project's plane. */
 export const PROVISION_TIMEOUT_MS = 60_000;
 
@@ -117,8 +114,6 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-/** Where the in-process manager and cells serve `/metrics`, for the dashboard's throughput. */
-const LOOPBACK_METRICS = { host: '127.0.0.1', port: 0 };
 
 /** Step 1: the platform, hub and cell planes with their CRDs and (unless `crdsOnly`) RBAC. */
 function composeStaticPlanes(server: ApiServer, config: FleetConfig, crdsOnly: boolean): void {
@@ -172,62 +167,50 @@ async function seedOnce(ctx: FleetContext): Promise<void> {
   );
 }
 
-/** The manager, the engine, the cells and the data plane: what `standInsOnly` leaves out. */
+/**
+ * The manager, the engine, the cells and the data plane: what `standInsOnly` leaves out. The
+ * manager, the engine and the cells run in controller workers (controller-workers.ts), as their
+ * identities, over the loopback listener; the data plane runs here.
+ */
 async function startControllerSets(
   ctx: FleetContext,
   managerToken: string,
   cellTokens: Map<string, string>,
 ): Promise<{ metricsUrls: string[]; stop(): Promise<void> }> {
-  const { server, config, log, clock, metrics } = ctx;
+  const { server, config, log } = ctx;
   const propagatorToken = fleetTokens.propagator(server);
-  const memberKubeConfigs = new Map(
-    config.cells.map((cell) => [cell.name, planeKubeConfig(server, cell.name, propagatorToken)]),
-  );
-  const [manager, engine, ...cells] = await Promise.all([
-    startManager({
-      hub: planeKubeConfig(server, HUB_PLANE, managerToken),
-      platform: planeKubeConfig(server, ROOT_PLANE, managerToken),
-      identity: MANAGER_LEASE_IDENTITY,
-      metricsAddr: LOOPBACK_METRICS,
-      log: log.child({ component: 'manager' }),
-      clock,
-    }),
-    startEngine({
-      mode: 'embedded',
-      hub: planeKubeConfig(server, HUB_PLANE, propagatorToken),
-      members: embeddedMembers({ kubeConfigFor: (plane) => memberKubeConfigs.get(plane), clock, log }),
-      metrics,
-      log: log.child({ component: 'propagator' }),
-      clock,
-    }),
+  const serial = (plane: string, token: string) => planeKubeConfig(server, plane, token).exportConfig();
+  const sets: ControllerSet[] = [
+    { kind: 'manager', hub: serial(HUB_PLANE, managerToken), platform: serial(ROOT_PLANE, managerToken) },
+    {
+      kind: 'engine',
+      hub: serial(HUB_PLANE, propagatorToken),
+      members: Object.fromEntries(
+        config.cells.map((cell) => [cell.name, serial(cell.name, propagatorToken)]),
+      ),
+    },
     ...config.cells
       .filter((cell) => cell.controllers !== false)
-      .map((cell) => {
+      .map((cell): ControllerSet => {
         const abroad = fleetTokens.cellAbroad(server, cell.name);
-        return startCell({
-          cell: planeKubeConfig(server, cell.name, cellTokens.get(cell.name)!),
-          ipam: planeKubeConfig(server, ROOT_PLANE, abroad),
-          hub: planeKubeConfig(server, HUB_PLANE, abroad),
-          cellName: cell.name,
-          metricsAddr: LOOPBACK_METRICS,
-          log: log.child({ component: cell.name }),
-          clock,
+        return {
+          kind: 'cell',
           name: cell.name,
-          // One replica per cell inside one process: nothing to elect.
-          leaderElection: false,
-        });
+          cell: serial(cell.name, cellTokens.get(cell.name)!),
+          ipam: serial(ROOT_PLANE, abroad),
+          hub: serial(HUB_PLANE, abroad),
+        };
       }),
-  ] as const);
+  ];
+  const workers = await startControllerWorkers(controllerWorkerGroups(sets), log);
   const dataPlane = await startDataPlane(ctx);
+  // Cells, then the engine, then the manager, as they stopped when they ran on this thread.
+  const stopOrder = [...sets.filter((set) => set.kind === 'cell'), sets[1], sets[0]].map(setId);
   return {
-    metricsUrls: [manager, ...cells].flatMap((process) =>
-      process.metricsUrl ? [`${process.metricsUrl}/metrics`] : [],
-    ),
+    metricsUrls: workers.metricsUrls,
     async stop() {
       await dataPlane.stop();
-      for (const cell of cells) await cell.stop();
-      await engine.stop();
-      await manager.stop();
+      await workers.stop(stopOrder);
     },
   };
 }
