@@ -8,20 +8,24 @@
  * - model: `--runs` random command sequences (fast-check) against one in-process fleet, each
  *   checked against the model's predictions and the invariants; a failure prints fast-check's
  *   seed and the shrunk counterexample.
+ * - processes: the split fleet (test/support/split-fleet.ts), `manager`, `propagator` and each
+ *   cell SIGKILLed apart `--kills` times each while the driver works, every invariant checked
+ *   after each process's series (not part of `both`).
  * Prints: kills survived, operations run, invariant checks, violations (each naming its seed).
  *
- * Usage: npm run bench:chaos -- [--mode kills|model|both] [--kills N] [--seed S] [--runs N]
+ * Usage: npm run bench:chaos -- [--mode kills|model|both|processes] [--kills N] [--seed S] [--runs N]
  */
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { runChaos } from '../../test/chaos/chaos-driver.ts';
+import { runProcessKills } from '../../test/chaos/process-kills.ts';
 import { runSequence, sequenceArbitrary, startModelFleet } from '../../test/chaos/fleet-model.ts';
 import { parseFlags } from '../flags.ts';
 
 const flags = parseFlags(
   process.argv.slice(2),
   { mode: 'both', kills: 50, seed: Date.now() % 2 ** 31, runs: 1000 },
-  { mode: ['kills', 'model', 'both'] },
+  { mode: ['kills', 'model', 'both', 'processes'] },
 );
 
 async function kills(): Promise<number> {
@@ -88,7 +92,29 @@ async function model(): Promise<number> {
   }
 }
 
+async function processes(): Promise<number> {
+  const started = Date.now();
+  const result = await runProcessKills({
+    seed: flags.seed,
+    kills: flags.kills,
+    runMs: [500, 5000],
+    downMs: [0, 3000],
+    settleMs: 180_000,
+    log: (line) => console.log(line),
+  });
+  console.log(
+    `processes: seed ${result.seed}; kills survived ${JSON.stringify(result.killsSurvived)} of ${flags.kills} each; ` +
+      `${result.operations} operations (${result.refused} refused or cut off); ${result.invariantChecks} invariant checks; ` +
+      `${result.violations.length} violations; ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  for (const violation of result.violations) console.log(`  ${violation}`);
+  return result.violations.length;
+}
+
 let violations = 0;
-if (flags.mode !== 'model') violations += await kills();
-if (flags.mode !== 'kills') violations += await model();
+if (flags.mode === 'processes') violations += await processes();
+else {
+  if (flags.mode !== 'model') violations += await kills();
+  if (flags.mode !== 'kills') violations += await model();
+}
 process.exit(violations === 0 ? 0 : 1);

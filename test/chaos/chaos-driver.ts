@@ -77,7 +77,13 @@ export interface ChaosResult {
 
 type Any = any;
 
-async function operate(fleet: ChildFleet, H: string, pick: <T>(items: readonly T[]) => T, rnd: () => number) {
+/** One random operation of the driver on `fleet` (it may be refused: the caller counts that). */
+export async function operate(
+  fleet: ChildFleet,
+  H: string,
+  pick: <T>(items: readonly T[]) => T,
+  rnd: () => number,
+) {
   const networks = fleet.client<Any>(PROJECT_CONTEXT, KINDS.networks);
   const bindings = fleet.client<Any>('hub', KINDS.networkBindings);
   const cell = pick(CHAOS_CELLS);
