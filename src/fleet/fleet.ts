@@ -176,6 +176,7 @@ async function startControllerSets(
   ctx: FleetContext,
   managerToken: string,
   cellTokens: Map<string, string>,
+  cellAbroadTokens: Map<string, string>,
 ): Promise<{ metricsUrls: string[]; stop(): Promise<void> }> {
   const { server, config, log } = ctx;
   const propagatorToken = fleetTokens.propagator(server);
@@ -192,7 +193,7 @@ async function startControllerSets(
     ...config.cells
       .filter((cell) => cell.controllers !== false)
       .map((cell): ControllerSet => {
-        const abroad = fleetTokens.cellAbroad(server, cell.name);
+        const abroad = cellAbroadTokens.get(cell.name)!;
         return {
           kind: 'cell',
           name: cell.name,
@@ -240,7 +241,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const platformToken = server.createIdentity(PLATFORM_IDENTITY, [SUPERUSER_GROUP]);
   const managerToken = fleetTokens.manager(server);
   const dashboardToken = fleetTokens.dashboard(server);
-  const kubeconfig = new KubeconfigWriter(options.kubeconfigPath, server, cellTokens);
+  const cellAbroadTokens = new Map(
+    config.cells.map((cell) => [cell.name, fleetTokens.cellAbroad(server, cell.name)]),
+  );
+  const kubeconfig = new KubeconfigWriter(options.kubeconfigPath, server, cellTokens, cellAbroadTokens);
 
   const platformKubeConfig = planeKubeConfig(server, ROOT_PLANE, platformToken);
   const platform = new StaticPlane('platform', platformKubeConfig, clock, log);
@@ -289,7 +293,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   seeded.catch(() => undefined); // awaited below, once the controller sets are up
   const controllerSets = standInsOnly
     ? { metricsUrls: [], stop: async () => undefined }
-    : await startControllerSets(ctx, managerToken, cellTokens);
+    : await startControllerSets(ctx, managerToken, cellTokens, cellAbroadTokens);
   log.info(
     { ms: elapsed() },
     standInsOnly ? 'no controller sets: stand-ins only' : 'manager, propagation engine and cells are up',

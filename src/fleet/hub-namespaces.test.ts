@@ -67,9 +67,14 @@ function fixture(options: { engaged: boolean; projectExists: boolean }) {
 describe('hub-namespace provisioner', () => {
   it('gives a project namespace its hub namespace ns-<uid> and the consumer RoleBinding there', async () => {
     const f = fixture({ engaged: true, projectExists: true });
-    f.projectNamespaces.replace([object('default', { uid: 'u1' }), object('kube-system', { uid: 'k1' })]);
-    await reconcile({ project: 'alpha', namespace: 'default' }, f.deps);
-    await reconcile({ project: 'alpha', namespace: 'kube-system' }, f.deps);
+    f.projectNamespaces.replace([
+      object('default', { uid: 'u1' }),
+      object('kube-system', { uid: 'k1' }),
+      object('netpresence-system', { uid: 's1' }),
+      object('netpresence-cells', { uid: 'c1' }),
+    ]);
+    for (const namespace of ['default', 'kube-system', 'netpresence-system', 'netpresence-cells'])
+      await reconcile({ project: 'alpha', namespace }, f.deps);
     assert.deepEqual(f.writes, ['create namespace ns-u1', 'create rolebinding ns-u1/netpresence-consumer']);
   });
 

@@ -11,7 +11,9 @@
  * - a hub namespace this provisioner wrote is deleted when its project namespace goes, or when
  *   its Project goes from the platform; a hub namespace without the managed-by label is never
  *   touched; a project whose plane is merely not engaged yet keeps its hub namespaces;
- * - system namespaces (`kube-*`) of a project plane get no hub namespace: no consumer uses them.
+ * - system namespaces (`kube-*`, and `netpresence-system` and `netpresence-cells`, which hold
+ *   the fleet's own ServiceAccounts from config/rbac/project) of a project plane get no hub
+ *   namespace: no consumer uses them.
  */
 import { MANAGED_BY_LABEL } from '../apis/networking/v1alpha/location-binding.ts';
 import {
@@ -32,7 +34,7 @@ import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName, type EngagedPlane } from '../runtime/planes.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
 import type { FleetContext } from './context.ts';
-import { CONSUMER_ROLE, consumerRoleBinding } from './identities.ts';
+import { CELLS_NAMESPACE, CONSUMER_ROLE, consumerRoleBinding, SYSTEM_NAMESPACE } from './identities.ts';
 
 export const name = 'hub-namespaces';
 
@@ -63,7 +65,8 @@ export interface HubNamespaceDeps {
   roleBindingClient: ResourceClient;
 }
 
-export const isSystemNamespace = (namespace: string): boolean => namespace.startsWith('kube-');
+export const isSystemNamespace = (namespace: string): boolean =>
+  namespace.startsWith('kube-') || namespace === SYSTEM_NAMESPACE || namespace === CELLS_NAMESPACE;
 
 export async function reconcile(key: ProjectNamespaceKey, deps: HubNamespaceDeps): Promise<void> {
   const wanted = desiredHubNamespace(key, deps);

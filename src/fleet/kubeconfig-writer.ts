@@ -1,12 +1,14 @@
 /**
  * Kubeconfig writer: keeps the fleet's kubeconfig file naming every plane the fleet serves.
  *
- * Contexts, all but the last two kinds as the admin identity:
+ * Contexts, all but the last three kinds as the admin identity:
  * - `platform` (the root plane), `hub`, `project-<name>` for each provisioned project plane, and
  *   each cell by its name (`cell-…`);
  * - `project-<name>-as-consumer`: the hub as `consumer-<name>`, its namespace the hub namespace
  *   of the project's namespace `default`;
- * - `<cell>-as-cell`: the cell plane as that cell's own identity.
+ * - `<cell>-as-cell`: the cell plane as that cell's own identity;
+ * - `hub-as-<cell>` and `platform-as-<cell>`: the hub and the platform (whose URL is the IPAM
+ *   base of project planes) as that cell's own account there (identities.ts).
  * The current context is `hub`, where consumers declare bindings.
  *
  * Guarantees: the promise of every `write()` resolves once the file holds the state of that
@@ -24,6 +26,10 @@ export const PLATFORM_CONTEXT = 'platform';
 export const HUB_CONTEXT = 'hub';
 export const consumerContext = (project: string): string => `project-${project}-as-consumer`;
 export const cellContext = (cell: string): string => `${cell}-as-cell`;
+export const cellAbroadContexts = (cell: string) => ({
+  hub: `hub-as-${cell}`,
+  platform: `platform-as-${cell}`,
+});
 
 export interface ProjectAccess {
   consumerToken: string;
@@ -43,6 +49,8 @@ export class KubeconfigWriter {
     readonly path: string,
     private readonly server: ApiServer,
     private readonly cells: ReadonlyMap<string, string>,
+    /** Each cell's token on the hub and the platform. */
+    private readonly cellsAbroad: ReadonlyMap<string, string> = new Map(),
   ) {}
 
   setProject(project: string, access: ProjectAccess): void {
@@ -84,6 +92,11 @@ export class KubeconfigWriter {
     }
     for (const [cell, token] of this.cells)
       contexts.push({ name: cellContext(cell), server: this.server.url(cell), token });
+    for (const [cell, token] of this.cellsAbroad) {
+      const names = cellAbroadContexts(cell);
+      contexts.push({ name: names.hub, server: this.server.url('hub'), token });
+      contexts.push({ name: names.platform, server: this.server.url(ROOT_PLANE), token });
+    }
     return renderKubeconfig(this.server.certificates.caCertPem, contexts, HUB_CONTEXT);
   }
 

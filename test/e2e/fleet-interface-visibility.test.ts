@@ -7,11 +7,7 @@
  * `netpresence cell` against it, as the cell's own identity.
  */
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { parse, stringify } from 'yaml';
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import {
   allWithin,
@@ -75,38 +71,17 @@ async function scenario116(f: FleetFixture, claimSpec: Record<string, unknown> =
 }
 
 /**
- * `netpresence cell` for `cell-a` against the fleet, as the cell's identity: its cell plane
- * (`cell-a-as-cell`), the hub as the same identity, and IPAM under the platform's URL.
+ * `netpresence cell` for `cell-a` against the fleet, as the cell's identities: its cell plane
+ * (`cell-a-as-cell`), the hub and IPAM under the platform as its own account there
+ * (`hub-as-cell-a`, `platform-as-cell-a`).
  */
 async function externalCell(f: FleetFixture): Promise<RunningProcess> {
-  const kubeconfig = parse(readFileSync(f.fleet.kubeconfigPath, 'utf8'));
-  const cluster = (name: string) => kubeconfig.clusters.find((c: Any) => c.name === name);
-  const user = (name: string) => kubeconfig.users.find((u: Any) => u.name === name);
-  const hubPath = join(f.fleet.dir, 'hub-as-cell-a.kubeconfig');
-  await writeFile(
-    hubPath,
-    stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ ...cluster('hub'), name: 'hub' }],
-      users: [{ ...user('cell-a-as-cell'), name: 'cell-a' }],
-      contexts: [{ name: 'hub-as-cell-a', context: { cluster: 'hub', user: 'cell-a' } }],
-      'current-context': 'hub-as-cell-a',
-    }),
-  );
+  const path = f.fleet.kubeconfigPath;
   return startProcess('cell', [
-    '--kubeconfig',
-    f.fleet.kubeconfigPath,
-    '--context',
-    'cell-a-as-cell',
-    '--hub-kubeconfig',
-    hubPath,
-    '--cell-name',
-    'cell-a',
-    '--ipam-url',
-    cluster('platform').cluster.server,
-    '--log-level',
-    'warn',
+    ...['--kubeconfig', path, '--context', 'cell-a-as-cell'],
+    ...['--hub-kubeconfig', path, '--hub-context', 'hub-as-cell-a'],
+    ...['--ipam-kubeconfig', path, '--ipam-context', 'platform-as-cell-a'],
+    ...['--cell-name', 'cell-a', '--log-level', 'warn'],
   ]);
 }
 

@@ -85,7 +85,13 @@ describe('netpresence up', () => {
       'cell-us-central-1',
       'cell-us-central-1-as-cell',
       'hub',
+      'hub-as-cell-eu-west-1',
+      'hub-as-cell-spare',
+      'hub-as-cell-us-central-1',
       'platform',
+      'platform-as-cell-eu-west-1',
+      'platform-as-cell-spare',
+      'platform-as-cell-us-central-1',
       'project-demo',
       'project-demo-as-consumer',
     ]);
@@ -225,7 +231,13 @@ describe('netpresence up', () => {
     assert.match(kubectl.stdout, /^web\s/m, 'the context defaults to the hub namespace of demo/default');
 
     assert.ok((await fleet.client('cell-one-as-cell', NAMESPACES).list()).items.length >= 2);
-    // A cell plane's token is one that cell issued (identities.ts): unknown anywhere else.
+    // A cell plane's token is one that cell issued (identities.ts): unknown anywhere else; on
+    // the hub a cell acts as its own account, which may publish interfaces and nothing else.
+    await assert.rejects(
+      fleet.client('hub-as-cell-one', NAMESPACES).list(),
+      ForbiddenError,
+      "cell-one's account on the hub",
+    );
     await assert.rejects(
       resourceClient(retarget(fleet, 'cell-one-as-cell', 'cell-two'), NAMESPACES).list(),
       UnauthorizedError,

@@ -59,8 +59,8 @@ describe('S132 a cell touches only its own addresses', () => {
   before(async () => {
     f = await startFixtureF({ cells: [{ name: 'cell-b' }] });
     admin = await targetAs(f.fleet, 'project-project-alpha', 'project-project-alpha');
-    cellA = await targetAs(f.fleet, 'project-project-alpha', 'cell-a-as-cell');
-    cellB = await targetAs(f.fleet, 'project-project-alpha', 'cell-b-as-cell');
+    cellA = await targetAs(f.fleet, 'project-project-alpha', 'platform-as-cell-a');
+    cellB = await targetAs(f.fleet, 'project-project-alpha', 'platform-as-cell-b');
     // Scenario 131's IPClaims, each written by its own cell.
     for (const [target, cell] of [
       [cellA, 'cell-a'],
@@ -159,8 +159,8 @@ describe('the default fleet', () => {
   after(async () => fleet?.dispose());
 
   it("refuses cell-spare's identity deleting cell-us-central-1's IPClaim 403, and the claim stays", async () => {
-    const owner = await targetAs(fleet, 'project-demo', 'cell-us-central-1-as-cell');
-    const spare = await targetAs(fleet, 'project-demo', 'cell-spare-as-cell');
+    const owner = await targetAs(fleet, 'project-demo', 'platform-as-cell-us-central-1');
+    const spare = await targetAs(fleet, 'project-demo', 'platform-as-cell-spare');
     try {
       const name = 'web-0.cell-us-central-1-f-ipv6';
       const created = await call(

@@ -115,7 +115,7 @@ export interface ChildFleet {
   kubectl: Kubectl;
   kubeConfig(context: string): KubeConfig;
   client<T extends KubeObject = KubeObject>(context: string, id: ResourceId): ResourceClient<T>;
-  /** The hub namespace `ns-<uid>` of `project`'s namespace `default`. */
+  /** The hub namespace `ns-<uid>` of `project`'s namespace `default`, once the hub holds it. */
   hubNamespace(project: string): Promise<string>;
   /** Sends SIGTERM; resolves with the exit code. */
   stop(): Promise<number | null>;
@@ -196,7 +196,12 @@ export async function startChildFleet(options: ChildFleetOptions = {}): Promise<
     async hubNamespace(project: string) {
       const namespaces = resourceClient(kubeConfig(`project-${project}`), NAMESPACES);
       const namespace = await eventually(() => namespaces.get('default'), 10_000, `${project}/default`);
-      return hubNamespaceName(namespace.metadata.uid!);
+      const name = hubNamespaceName(namespace.metadata.uid!);
+      // The hub-namespace provisioner writes it a moment after the project plane's: a binding
+      // sent before it would be refused 404.
+      const hub = resourceClient(kubeConfig('hub'), NAMESPACES);
+      await eventually(() => hub.get(name), 10_000, `hub namespace ${name} of ${project}/default`);
+      return name;
     },
     stop,
     async dispose() {
