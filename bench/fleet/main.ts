@@ -33,6 +33,8 @@
  *        [--profile DIR]
  *        npm run bench:fleet -- --sequential N [--timeout S] [--profile DIR]
  *        (one binding at a time on the default fleet: see sequential.ts)
+ *        npm run bench:fleet -- --idle S [--projects P --locations L] [--timeout S]
+ *        (what an idle fleet writes: see idle.ts)
  */
 import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -42,6 +44,7 @@ import type { KubeObject, WatchHandle } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
 import { countLines, metricsUrls, snapshot } from './counts.ts';
+import { idle } from './idle.ts';
 import { sequential } from './sequential.ts';
 
 interface Args {
@@ -53,6 +56,8 @@ interface Args {
   profile: string;
   /** N rounds of one binding at a time on the default fleet instead of a burst; 0: the burst. */
   sequential: number;
+  /** S seconds of an idle fleet's writes instead of a burst (see idle.ts); 0: the burst. */
+  idle: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -63,6 +68,7 @@ function parseArgs(argv: string[]): Args {
     timeout: 1800,
     profile: '',
     sequential: 0,
+    idle: 0,
   });
 }
 
@@ -375,4 +381,8 @@ async function main(args: Args): Promise<void> {
 
 const args = parseArgs(process.argv.slice(2));
 if (args.sequential > 0) await sequential(args.sequential, Math.min(args.timeout, 120), args.profile);
-else await main(args);
+else if (args.idle > 0) {
+  // The default fleet unless a size is given.
+  const sized = process.argv.some((a) => a === '--projects' || a === '--locations');
+  await idle(args.idle, sized ? fleetConfig(args) : undefined, Math.min(args.timeout, 300));
+} else await main(args);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NetworkBinding } from '../../apis/networking/v1alpha/network-binding.ts';
+import { statusErrorFrom } from '../../client/errors.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import { report, stampLabels, type BindingWriter } from './binding-report.ts';
 
@@ -22,6 +23,43 @@ function writer(now = Date.parse('2030-01-01T00:00:00Z'), fail: string[] = []) {
   } as unknown as ResourceClient<NetworkBinding>;
   const w: BindingWriter = { client, now: () => now };
   return { w, patches };
+}
+
+/**
+ * One binding on a pretend server: status merge patches replace the keys they name, a patch
+ * naming a resourceVersion other than the held one is refused 409 as the API server does, and
+ * every accepted patch is a new revision.
+ */
+function server(held: NetworkBinding, clock: { now: number }) {
+  let revision = 1;
+  let stored: NetworkBinding = structuredClone({
+    ...held,
+    metadata: { ...held.metadata, resourceVersion: '1' },
+  });
+  let writes = 0;
+  const client = {
+    async patchMerge(_name: string, _namespace: string, body: any) {
+      const expected = body.metadata?.resourceVersion;
+      if (expected !== undefined && expected !== stored.metadata.resourceVersion)
+        throw statusErrorFrom(409, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          code: 409,
+          reason: 'Conflict',
+          message: 'the object has been modified',
+        });
+      writes++;
+      stored = structuredClone({
+        ...stored,
+        metadata: { ...stored.metadata, resourceVersion: String(++revision) },
+        status: { ...stored.status, ...body.status },
+      });
+      return structuredClone(stored);
+    },
+  } as unknown as ResourceClient<NetworkBinding>;
+  const w: BindingWriter = { client, now: () => clock.now };
+  return { w, stored: () => stored, writes: () => writes };
 }
 
 function binding(
@@ -77,6 +115,39 @@ describe('binding report', () => {
     );
     assert.equal(patches[0].body.status.networkContextRef, undefined, 'the ref is not rewritten');
     assert.equal(patches[0].body.status.conditions[0].lastTransitionTime, 'T0');
+  });
+
+  it('drops a report computed from a copy older than its own previous one: Ready keeps its time', async () => {
+    const clock = { now: Date.parse('2030-01-01T00:00:00Z') };
+    const lagging = binding('web', {
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'NetworkContextNotReady',
+          message: 'Network context is not ready.',
+          lastTransitionTime: '2029-12-31T23:59:00Z',
+          observedGeneration: 2,
+        },
+      ],
+    });
+    const s = server(lagging, clock);
+    const copy = structuredClone(s.stored()); // the store's copy, as of revision 1
+    const ready = { status: 'True' as const, reason: 'Ready', message: 'ready' };
+    await report([copy], ready, s.w);
+    const firstTime = s.stored().status!.conditions![0].lastTransitionTime;
+    assert.equal(firstTime, '2030-01-01T00:00:00Z');
+    // The store has not seen that write yet: the next reconcile computes from the same copy.
+    clock.now += 5000;
+    const turned: string[] = [];
+    s.w.turnedReady = (b) => turned.push(b.metadata.name!);
+    await report([copy], ready, s.w);
+    assert.equal(s.writes(), 1, 'the stale report is not written');
+    assert.equal(s.stored().status!.conditions![0].lastTransitionTime, firstTime, 'Ready keeps its time');
+    assert.deepEqual(turned, [], 'a dropped report does not count a binding turning Ready');
+    // From the current copy: nothing changed, nothing written.
+    await report([s.stored()], ready, s.w);
+    assert.equal(s.writes(), 1);
   });
 
   it('attempts every binding and throws the failures together', async () => {

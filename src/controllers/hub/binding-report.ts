@@ -9,6 +9,11 @@
  *   `observedGeneration` = the binding's generation, and sets `status.networkContextRef` only
  *   when it is unset and a ref is given — a ref, once set, survives every regression; the
  *   status subresource is written only when something changed;
+ * - a report is guarded by the resourceVersion of the copy it was computed from: computed from a
+ *   copy older than the server's (the store lagging this controller's own previous report), it
+ *   is refused (409) and dropped, so it never rewrites `Ready` with a newer lastTransitionTime.
+ *   The binding's newer version is on its way to the store, and its event re-queues the
+ *   binding's key (presence watches every binding change), whose reconcile reports from it;
  * - every binding is attempted; the errors are collected and thrown together.
  * Both return the bindings as last written (or as given), so a later write in the same
  * reconcile starts from what the server holds.
@@ -19,6 +24,7 @@ import {
   NetworkBindingConditionType,
   type NetworkBinding,
 } from '../../apis/networking/v1alpha/network-binding.ts';
+import { isConflict } from '../../client/errors.ts';
 import type { ResourceClient } from '../../client/types.ts';
 import { setCondition } from '../../runtime/conditions.ts';
 import { changedLabels } from '../../runtime/writes.ts';
@@ -73,12 +79,21 @@ export async function report(
     );
     const setsRef = status.networkContextRef === undefined && outcome.ref !== undefined;
     if (conditions === status.conditions && !setsRef) return binding;
-    const written = await writer.client.patchMerge(
-      binding.metadata.name!,
-      binding.metadata.namespace,
-      { status: { conditions, ...(setsRef && { networkContextRef: outcome.ref }) } },
-      { subresource: 'status' },
-    );
+    let written: NetworkBinding;
+    try {
+      written = await writer.client.patchMerge(
+        binding.metadata.name!,
+        binding.metadata.namespace,
+        {
+          metadata: { resourceVersion: binding.metadata.resourceVersion },
+          status: { conditions, ...(setsRef && { networkContextRef: outcome.ref }) },
+        },
+        { subresource: 'status' },
+      );
+    } catch (err) {
+      if (isConflict(err)) return binding;
+      throw err;
+    }
     const wasReady = status.conditions?.some(
       (c) => c.type === NetworkBindingConditionType.Ready && c.status === 'True',
     );
