@@ -9,8 +9,13 @@
  *      at a time, each carrying its send time; p50/p99 of (arrival − send) over all W × M
  *      deliveries.
  *
- * Usage: npm run bench:apiserver -- [--creates N] [--concurrency C] [--watchers W] [--events M]
+ * Usage: npm run bench:apiserver -- [--creates N] [--concurrency C] [--watchers W] [--events M] [--profile DIR]
+ *
+ * Each phase also prints the CPU seconds the server and the bench client used (from /proc), so
+ * that runs on a loaded machine compare by creates per server CPU-second.
+ * `--profile DIR` runs the server with `--cpu-prof` and leaves its CPU profile in DIR.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,10 +27,29 @@ interface Args {
   concurrency: number;
   watchers: number;
   events: number;
+  profile: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  return parseFlags<Args>(argv, { creates: 5000, concurrency: 16, watchers: 100, events: 200 });
+  return parseFlags<Args>(argv, { creates: 5000, concurrency: 16, watchers: 100, events: 200, profile: '' });
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux clock ticks of 10 ms). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds of the server and of this (the client) process while `work` runs. */
+async function withCpu<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; server: number; client: number }> {
+  const server = cpuSeconds(pid);
+  const client = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(client);
+  return { result, server: cpuSeconds(pid) - server, client: (used.user + used.system) / 1e6 };
 }
 
 async function measureCreates(target: PlaneTarget, total: number, concurrency: number): Promise<number> {
@@ -83,18 +107,22 @@ async function run(args: Args, durable: boolean): Promise<void> {
     join(dir, 'kubeconfig'),
     // A cold start (TypeScript through tsx) takes over 20 s on a loaded machine.
     120_000,
+    args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [],
   );
   const target = await server.target('bench');
   try {
-    const rate = await measureCreates(target, args.creates, args.concurrency);
+    const pid = server.child.pid!;
+    const creates = await withCpu(pid, () => measureCreates(target, args.creates, args.concurrency));
     console.log(
-      `${durable ? 'durable (SQLite)' : 'in memory'}: ${args.creates} ConfigMap creates, ${args.concurrency} concurrent: ${rate.toFixed(0)} creates/s`,
+      `${durable ? 'durable (SQLite)' : 'in memory'}: ${args.creates} ConfigMap creates, ${args.concurrency} concurrent: ${creates.result.toFixed(0)} creates/s` +
+        ` (server CPU ${creates.server.toFixed(2)} s: ${(args.creates / creates.server).toFixed(0)} creates per CPU-second; bench client CPU ${creates.client.toFixed(2)} s)`,
     );
     if (!durable) {
-      const watch = await measureWatchLatency(target, args.watchers, args.events);
+      const watch = await withCpu(pid, () => measureWatchLatency(target, args.watchers, args.events));
       console.log(
-        `in memory: watch delivery, ${args.watchers} watchers × ${args.events} events (${watch.delivered}/${watch.expected} delivered): ` +
-          `p50 ${watch.p50.toFixed(2)} ms, p99 ${watch.p99.toFixed(2)} ms`,
+        `in memory: watch delivery, ${args.watchers} watchers × ${args.events} events (${watch.result.delivered}/${watch.result.expected} delivered): ` +
+          `p50 ${watch.result.p50.toFixed(2)} ms, p99 ${watch.result.p99.toFixed(2)} ms` +
+          ` (server CPU ${watch.server.toFixed(2)} s, bench client CPU ${watch.client.toFixed(2)} s)`,
       );
     }
   } finally {

@@ -27,10 +27,11 @@ export function encodedSize(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '');
 }
 
-/** 413 when `object`'s encoding is larger than `limit` bytes. */
-export function checkObjectSize(kind: string, name: string, object: unknown, limit: number): void {
+/** 413 when `object`'s encoding is larger than `limit` bytes; else its encoded size. */
+export function checkObjectSize(kind: string, name: string, object: unknown, limit: number): number {
   const size = encodedSize(object);
   if (size > limit) throw objectTooLarge(kind, name, size, limit);
+  return size;
 }
 
 export function objectTooLarge(kind: string, name: string, size: number, limit: number): ApiError {

@@ -27,7 +27,6 @@ import {
   type FieldError,
 } from './errors.ts';
 import {
-  clone,
   compactMetadata,
   deepEqual,
   isPlainObject,
@@ -36,6 +35,7 @@ import {
   specOf,
   type KubeObject,
 } from './objects.ts';
+import { presentedWithEncoding } from './encoding/presented-json.ts';
 import { checkObjectSize } from './limits.ts';
 import type { PlaneState } from './plane-state.ts';
 import type { WriteVerb } from './write-counter.ts';
@@ -154,6 +154,15 @@ function relatedChange(plane: PlaneState, write: RelatedWrite): Change {
   return { resource: type.storage, key, object: storedForm(type, stored) };
 }
 
+/**
+ * The storage change that stores `object`, with its encoded size (`size`, just measured) when
+ * the stored form is the object itself, so that the revision log need not encode it again.
+ */
+function storedChange(type: ResourceType, key: string, object: KubeObject, size: number): Change {
+  const stored = storedForm(type, object);
+  return { resource: type.storage, key, object: stored, ...(stored === object ? { encodedSize: size } : {}) };
+}
+
 /** Commits the request's own change with its related writes in one transaction. */
 function commit(
   plane: PlaneState,
@@ -163,7 +172,7 @@ function commit(
   by: WriteBy,
 ): KubeObject | undefined {
   const [result] = transactCounted(plane, [change], related, by);
-  return result && presentedForm(type, result);
+  return result && presentedWithEncoding(type, result);
 }
 
 /** Who makes a write, for the plane's write counter (write-counter.ts). */
@@ -221,7 +230,10 @@ function checkNamespace(
   }
 }
 
-/** Creates `incoming` (already carrying the request's namespace); returns the stored object. */
+/**
+ * Creates `incoming` (already carrying the request's namespace); returns the stored object.
+ * What `incoming` holds becomes part of the stored object: the caller must not change it later.
+ */
 export function createObject(
   plane: PlaneState,
   type: ResourceType,
@@ -245,8 +257,10 @@ export function createObject(
     selfLink: _sl,
     ...clientMeta
   } = meta;
+  // A shallow copy: the steps below replace what they change and never mutate nested values,
+  // so the stored object may share them with `incoming` (which the caller no longer changes).
   let object: KubeObject = {
-    ...clone(incoming),
+    ...incoming,
     metadata: {
       ...clientMeta,
       name,
@@ -271,15 +285,12 @@ export function createObject(
   const admitted = admit(plane, 'CREATE', type, object, undefined, options);
   if (plane.log.get(type.storage, key)) throw alreadyExists(resourceRef(type), name);
   object = { ...admitted.object, metadata: compactMetadata(admitted.object.metadata) };
-  checkObjectSize(type.kind, name, object, plane.maxObjectBytes);
+  const size = checkObjectSize(type.kind, name, object, plane.maxObjectBytes);
   if (options.dryRun) return object;
-  return commit(
-    plane,
-    type,
-    { resource: type.storage, key, object: storedForm(type, object) },
-    admitted.related,
-    { options, verb: 'create' },
-  )!;
+  return commit(plane, type, storedChange(type, key, object, size), admitted.related, {
+    options,
+    verb: 'create',
+  })!;
 }
 
 /** Builds the next object of an update from the request body and the stored object. */
@@ -315,7 +326,10 @@ export function updateObject(
 ): KubeObject {
   const name = old.metadata.name!;
   if (isPlainObject(incoming.metadata)) checkMetadataTypes(type.kind, type.version, incoming.metadata);
-  let next = clone(mergeForSubresource(type, incoming, old, options.subresource));
+  // A shallow copy, not a deep one: every step below replaces what it changes (metadata here,
+  // new objects from prepareForUpdate and admission) and never mutates nested values, so the
+  // result may share what did not change with `old` and `incoming` (stored objects are immutable).
+  let next = { ...mergeForSubresource(type, incoming, old, options.subresource) };
   next.apiVersion = old.apiVersion;
   next.kind = old.kind;
   next.metadata = {
@@ -363,10 +377,10 @@ export function updateObject(
   }
   next = { ...next, metadata: compactMetadata(next.metadata) };
   if (deepEqual(next, old) && admitted.related.length === 0) return old;
-  checkObjectSize(type.kind, name, next, plane.maxObjectBytes);
+  const size = checkObjectSize(type.kind, name, next, plane.maxObjectBytes);
   if (options.dryRun) return next;
   const key = objectKey(old.metadata.namespace, name);
-  const change: Change = { resource: type.storage, key, object: storedForm(type, next) };
+  const change = storedChange(type, key, next, size);
   if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
     // The update and the removal are one transaction: a crash between two would leave the
     // object deleting with nothing left to remove it (scenario 133).

@@ -34,10 +34,21 @@ export async function startChildServer(
   args: string[],
   kubeconfig: string,
   timeoutMs = 120_000,
+  /** Flags for the child's `node` itself (e.g. `--cpu-prof`), before the script. */
+  nodeArgs: string[] = [],
 ): Promise<ChildServer> {
   const child = spawn(
     process.execPath,
-    ['bin/netpresence.js', 'apiserver', '--listen', '127.0.0.1:0', '--kubeconfig', kubeconfig, ...args],
+    [
+      ...nodeArgs,
+      'bin/netpresence.js',
+      'apiserver',
+      '--listen',
+      '127.0.0.1:0',
+      '--kubeconfig',
+      kubeconfig,
+      ...args,
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -1,7 +1,8 @@
 /**
  * Watch event lines, encoded once for every watcher: a write watched by a hundred clients is
  * turned into its presented form and serialised to JSON once per (resource type, event type),
- * not once per watcher.
+ * not once per watcher, and the object's JSON is the one its write's response sends
+ * (presented-json.ts).
  *
  * Guarantees: the line is exactly `JSON.stringify({ type, object: presentedForm(type, stored) })`
  * followed by a newline, what each watcher would have encoded itself. Only the lines of the
@@ -12,7 +13,8 @@
  * Caveat: a watcher asking for Table output renders its own (its columns depend on the request).
  */
 import type { KubeObject } from '../objects.ts';
-import { presentedForm, type ResourceType } from '../resources/resource-type.ts';
+import type { ResourceType } from '../resources/resource-type.ts';
+import { presentedJson } from './presented-json.ts';
 
 let lastStored: KubeObject | undefined;
 let lastLines = new Map<ResourceType, Map<string, string>>();
@@ -27,7 +29,8 @@ export function watchEventLine(type: ResourceType, eventType: string, stored: Ku
   if (!byEvent) lastLines.set(type, (byEvent = new Map<string, string>()));
   let line = byEvent.get(eventType);
   if (line === undefined) {
-    line = `${JSON.stringify({ type: eventType, object: presentedForm(type, stored) })}\n`;
+    // JSON.stringify of `{ type, object }` writes the object's own encoding in place.
+    line = `{"type":${JSON.stringify(eventType)},"object":${presentedJson(type, stored)}}\n`;
     byEvent.set(eventType, line);
   }
   return line;

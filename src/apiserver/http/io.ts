@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { knownEncoding } from '../encoding/presented-json.ts';
 import { isProtobuf, decodeProtobufObject } from '../encoding/protobuf.ts';
 import { asApiError, badRequest, entityTooLarge, unsupportedMediaType, type ApiError } from '../errors.ts';
 import { checkDepth } from '../limits.ts';
@@ -87,7 +88,8 @@ export function writeJson(
   value: unknown,
   headers: Record<string, string | string[]> = {},
 ): void {
-  const payload = JSON.stringify(value);
+  // A write's result carries the encoding its watch events used (encoding/presented-json.ts).
+  const payload = knownEncoding(value) ?? JSON.stringify(value);
   res.writeHead(code, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(payload),

@@ -52,13 +52,30 @@ describe('merge patch', () => {
     assert.equal(applyMergePatch(configMap(), null), null);
   });
 
-  it('never mutates the target or the patch, and shares no values with them', () => {
+  it('never mutates the target or the patch, and shares no values with the patch', () => {
     const target = configMap();
     const patch = { data: { extra: { nested: [1] } } };
     const result = applyMergePatch(target, patch) as { data: { extra: { nested: number[] } } };
     result.data.extra.nested.push(2);
     assert.deepEqual(target, configMap());
     assert.deepEqual(patch, { data: { extra: { nested: [1] } } });
+  });
+
+  it('builds anew every object on a changed path and shares what the patch does not touch', () => {
+    const target = {
+      metadata: { name: 'a', labels: { x: '1' } },
+      spec: { deep: { list: [1, 2] } },
+      data: { k: 'v' },
+    };
+    const frozen = structuredClone(target);
+    const result = applyMergePatch(target, { metadata: { labels: { y: '2' } } }) as typeof target;
+    assert.deepEqual(target, frozen);
+    assert.notEqual(result, target);
+    assert.notEqual(result.metadata, target.metadata);
+    assert.notEqual(result.metadata.labels, target.metadata.labels);
+    assert.deepEqual(result.metadata.labels, { x: '1', y: '2' });
+    assert.equal(result.spec, target.spec);
+    assert.equal(result.data, target.data);
   });
 
   describe('createMergePatch', () => {

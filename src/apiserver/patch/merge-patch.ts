@@ -4,7 +4,10 @@
  * Guarantees: a patch object merges into the target field by field (a target that is not an
  * object counts as `{}`), a `null` field deletes, and any other value — arrays included — replaces
  * the target's value whole; a patch that is not an object replaces the whole target. Inputs are
- * never mutated and results share no values with them.
+ * never mutated. The result is built copy-on-write: every object on a path the patch changes is
+ * new, values taken from the patch are copies, and what the patch does not touch is the target's
+ * own value, shared (the server's stored objects are immutable, so sharing them is safe and
+ * spares a deep copy of the whole object per patch).
  * Caveat: a merge patch cannot set a field to `null` (RFC 7386 §2), so
  * `applyMergePatch(a, createMergePatch(a, b))` equals `b` for every `b` that holds no null.
  */
@@ -12,16 +15,17 @@ import { clone, deepEqual, isPlainObject } from '../objects.ts';
 import { fieldOf, setField, type JsonObject } from './json-object.ts';
 
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  return mergeInto(clone(target), patch);
+  return merge(target, patch);
 }
 
-/** RFC 7386 §2 `MergePatch`, updating `target` in place: callers pass a value they own. */
-function mergeInto(target: unknown, patch: unknown): unknown {
+/** RFC 7386 §2 `MergePatch`: a new object for every object the patch reaches, `target` untouched. */
+function merge(target: unknown, patch: unknown): unknown {
   if (!isPlainObject(patch)) return clone(patch);
-  const merged: JsonObject = isPlainObject(target) ? target : {};
+  // Spread copies own fields as data (a field named `__proto__` stays a field).
+  const merged: JsonObject = isPlainObject(target) ? { ...target } : {};
   for (const [name, value] of Object.entries(patch)) {
     if (value === null) delete merged[name];
-    else setField(merged, name, mergeInto(fieldOf(merged, name), value));
+    else setField(merged, name, merge(fieldOf(merged, name), value));
   }
   return merged;
 }

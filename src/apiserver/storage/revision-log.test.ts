@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RevisionLog, type StoredEvent } from './revision-log.ts';
+import { encodedSize } from '../limits.ts';
+import type { KubeObject } from '../objects.ts';
+import { RevisionLog, sizeWithRevision, type StoredEvent } from './revision-log.ts';
 
 const object = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name }, ...extra });
 
@@ -179,5 +181,24 @@ describe('revision log', () => {
       log.close();
       assert.deepEqual(appended, [[1]]);
     });
+  });
+
+  it('tells the encoded size of a stored object from its size before the revision, exactly', () => {
+    const shapes: KubeObject[] = [
+      { metadata: { name: 'a' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'é', namespace: 'ns' }, data: { k: '"\n' } },
+      { metadata: { name: 'b', resourceVersion: '7', labels: { x: 'y' } }, spec: { n: [1, null] } },
+      { metadata: { resourceVersion: undefined, name: 'c' } },
+      { metadata: { name: 'd', resourceVersion: '' } },
+    ];
+    for (const object of shapes) {
+      for (const revision of ['1', '123456789']) {
+        const stored = { ...object, metadata: { ...object.metadata, resourceVersion: revision } };
+        assert.equal(sizeWithRevision(object, encodedSize(object), revision), encodedSize(stored));
+      }
+    }
+    // Not told exactly: a resourceVersion that is not digits, or no name.
+    assert.equal(sizeWithRevision({ metadata: { name: 'e', resourceVersion: 'x"' } }, 10, '1'), undefined);
+    assert.equal(sizeWithRevision({ metadata: {} }, 10, '1'), undefined);
   });
 });

@@ -85,6 +85,24 @@ export interface Change {
   resource: string;
   key: string;
   object?: KubeObject;
+  /** `object`'s encoded size when the caller has just measured it (spares encoding it again). */
+  encodedSize?: number;
+}
+
+/**
+ * The encoded size of `object` once its `metadata.resourceVersion` is `revision`, from the size
+ * of `object` itself: the two encodings differ only in that one field (the stored object is
+ * `object` with new metadata, the same keys in the same order). Undefined when that cannot be
+ * told exactly (a resourceVersion that is not digits, or no name to follow).
+ */
+export function sizeWithRevision(object: KubeObject, size: number, revision: string): number | undefined {
+  const metadata = object.metadata;
+  const before: unknown = metadata.resourceVersion;
+  if (typeof before === 'string')
+    return /^\d*$/.test(before) ? size - before.length + revision.length : undefined;
+  // `,"resourceVersion":"<revision>"` after the name (a string, so it is encoded before it).
+  if (before === undefined && typeof metadata.name === 'string') return size + 21 + revision.length;
+  return undefined;
 }
 
 export class RevisionLog {
@@ -187,7 +205,7 @@ export class RevisionLog {
       const id = `${resource}|${key}`;
       return pending.has(id) ? pending.get(id) : this.get(resource, key);
     };
-    const results = changes.map(({ resource, key, object }) => {
+    const results = changes.map(({ resource, key, object, encodedSize: size }) => {
       const previous = current(resource, key);
       if (!object && !previous) return undefined;
       const revision = this.current + events.length + 1;
@@ -195,6 +213,8 @@ export class RevisionLog {
         ...(object ?? previous!),
         metadata: { ...(object ?? previous!).metadata, resourceVersion: String(revision) },
       };
+      const storedSize = object && size !== undefined && sizeWithRevision(object, size, String(revision));
+      if (storedSize) this.sizes.set(stored, storedSize);
       const type = !object ? 'DELETED' : previous ? 'MODIFIED' : 'ADDED';
       events.push({ revision, type, resource, key, object: stored, previous });
       pending.set(`${resource}|${key}`, object ? stored : undefined);
