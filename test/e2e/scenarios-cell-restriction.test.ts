@@ -88,7 +88,7 @@ describe('S132 a cell touches only its own addresses', () => {
     const status = assertForbidden(await call(cellB, 'DELETE', A), 'delete');
     assert.match(
       status.message,
-      /User "netpresence-cell-b" cannot delete IPClaims not labelled networking.datumapis.com\/cell=cell-b \(this one belongs to cell cell-a\)/,
+      /User "system:serviceaccount:netpresence-cells:cell-b" cannot delete IPClaims not labelled networking.datumapis.com\/cell=cell-b \(this one belongs to cell cell-a\)/,
     );
     assertForbidden(
       await call(cellB, 'PATCH', A, { metadata: { labels: { x: 'y' } } }, 'application/merge-patch+json'),
@@ -173,7 +173,7 @@ describe('the default fleet', () => {
       const status = assertForbidden(await call(spare, 'DELETE', `${claimsIn('default')}/${name}`), 'delete');
       assert.match(
         status.message,
-        /ipclaims.ipam.miloapis.com "web-0.cell-us-central-1-f-ipv6" is forbidden: User "netpresence-cell-spare"/,
+        /ipclaims.ipam.miloapis.com "web-0.cell-us-central-1-f-ipv6" is forbidden: User "system:serviceaccount:netpresence-cells:cell-spare"/,
       );
       const still = await call(owner, 'GET', `${claimsIn('default')}/${name}`);
       assert.equal(still.status, 200);
