@@ -141,10 +141,11 @@ describe('S132 a cell touches only its own addresses', () => {
     assert.equal((await call(admin, 'GET', A)).body, before.body);
     assert.deepEqual(JSON.parse((await call(admin, 'GET', `${IPAM}/ippools`)).body).items, pools);
     assert.deepEqual(JSON.parse((await call(admin, 'GET', `${IPAM}/ipclasses`)).body).items, classes);
-    // cell-b still manages its own, and its allocation carries its label.
+    // cell-b still manages its own, and its allocation carries its label (read as the admin: a
+    // cell's config/rbac role never reads allocations).
     const B = `${claimsIn('default')}/api-0.cell-b-f-ipv6`;
     const allocation = JSON.parse(
-      (await call(cellB, 'GET', `${IPAM}/namespaces/default/ipallocations/api-0.cell-b-f-ipv6`)).body,
+      (await call(admin, 'GET', `${IPAM}/namespaces/default/ipallocations/api-0.cell-b-f-ipv6`)).body,
     );
     assert.equal(allocation.metadata.labels[CELL_LABEL], 'cell-b');
     assert.equal((await call(cellB, 'DELETE', B)).status, 200);
