@@ -88,7 +88,7 @@ describe('S132 a cell touches only its own addresses', () => {
     const status = assertForbidden(await call(cellB, 'DELETE', A), 'delete');
     assert.match(
       status.message,
-      /User "netpresence-cell-b" cannot delete IPClaims not labelled networking.datumapis.com\/cell=cell-b \(this one belongs to cell cell-a\)/,
+      /User "system:serviceaccount:netpresence-cells:cell-b" cannot delete IPClaims not labelled networking.datumapis.com\/cell=cell-b \(this one belongs to cell cell-a\)/,
     );
     assertForbidden(
       await call(cellB, 'PATCH', A, { metadata: { labels: { x: 'y' } } }, 'application/merge-patch+json'),
@@ -141,10 +141,11 @@ describe('S132 a cell touches only its own addresses', () => {
     assert.equal((await call(admin, 'GET', A)).body, before.body);
     assert.deepEqual(JSON.parse((await call(admin, 'GET', `${IPAM}/ippools`)).body).items, pools);
     assert.deepEqual(JSON.parse((await call(admin, 'GET', `${IPAM}/ipclasses`)).body).items, classes);
-    // cell-b still manages its own, and its allocation carries its label.
+    // cell-b still manages its own, and its allocation carries its label (read as the admin: a
+    // cell's config/rbac role never reads allocations).
     const B = `${claimsIn('default')}/api-0.cell-b-f-ipv6`;
     const allocation = JSON.parse(
-      (await call(cellB, 'GET', `${IPAM}/namespaces/default/ipallocations/api-0.cell-b-f-ipv6`)).body,
+      (await call(admin, 'GET', `${IPAM}/namespaces/default/ipallocations/api-0.cell-b-f-ipv6`)).body,
     );
     assert.equal(allocation.metadata.labels[CELL_LABEL], 'cell-b');
     assert.equal((await call(cellB, 'DELETE', B)).status, 200);
@@ -173,7 +174,7 @@ describe('the default fleet', () => {
       const status = assertForbidden(await call(spare, 'DELETE', `${claimsIn('default')}/${name}`), 'delete');
       assert.match(
         status.message,
-        /ipclaims.ipam.miloapis.com "web-0.cell-us-central-1-f-ipv6" is forbidden: User "netpresence-cell-spare"/,
+        /ipclaims.ipam.miloapis.com "web-0.cell-us-central-1-f-ipv6" is forbidden: User "system:serviceaccount:netpresence-cells:cell-spare"/,
       );
       const still = await call(owner, 'GET', `${claimsIn('default')}/${name}`);
       assert.equal(still.status, 200);
