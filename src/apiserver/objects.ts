@@ -72,6 +72,16 @@ export function compactMetadata(metadata: ObjectMeta): ObjectMeta {
   return out;
 }
 
+let lastSecond = NaN;
+let lastText = '';
+
+/** `date` in RFC 3339 to the second (`2026-12-03T16:53:41Z`); formatted once per second. */
 export function nowRfc3339(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond) {
+    // An invalid date is never cached (NaN differs from itself): toISOString throws for it.
+    lastText = date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }

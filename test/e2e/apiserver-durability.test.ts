@@ -96,9 +96,14 @@ describe('durability', () => {
             );
             watcherLastSeen = Math.max(watcherLastSeen, Number(list.metadata.resourceVersion));
             const stop = { now: false };
+            const before = acknowledged.size;
             const writers = Array.from({ length: WRITERS }, (_, w) =>
               storm(target, acknowledged, stop, run * 100 + w),
             );
+            // The storm is under way (a first write of this run acknowledged) before the random
+            // moment is drawn: a fixed window alone let a loaded machine kill a server that had
+            // not yet served a write of the run.
+            await eventually(() => (acknowledged.size > before ? true : undefined), 60_000, 'a first write');
             await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 200));
             server.child.kill('SIGKILL');
             stop.now = true;
@@ -113,22 +118,26 @@ describe('durability', () => {
             START_MS,
           );
           const target = await server.target('hub');
-          const highest = Math.max(...[...acknowledged.values()].map(Number));
-          const next = JSON.parse(
-            (
-              await call(target, 'POST', '/api/v1/namespaces/default/configmaps', {
-                metadata: { name: 'after' },
-              })
-            ).body,
-          );
-          assert.ok(
-            Number(next.metadata.resourceVersion) > highest,
-            'revisions continue after the last acknowledged one',
-          );
-          assert.ok(acknowledged.size > RUNS, `the storm wrote (${acknowledged.size} acknowledged)`);
-          server.child.kill('SIGTERM');
-          await server.exited;
-          target.agent.destroy();
+          // Stopped whatever the assertions say: a server left running kept the test file alive.
+          try {
+            const highest = Math.max(...[...acknowledged.values()].map(Number));
+            const next = JSON.parse(
+              (
+                await call(target, 'POST', '/api/v1/namespaces/default/configmaps', {
+                  metadata: { name: 'after' },
+                })
+              ).body,
+            );
+            assert.ok(
+              Number(next.metadata.resourceVersion) > highest,
+              'revisions continue after the last acknowledged one',
+            );
+            assert.ok(acknowledged.size > RUNS, `the storm wrote (${acknowledged.size} acknowledged)`);
+          } finally {
+            server.child.kill('SIGTERM');
+            await server.exited;
+            target.agent.destroy();
+          }
         } finally {
           await rm(dir, { recursive: true, force: true });
         }
