@@ -58,7 +58,7 @@ import {
   type ProjectLike,
 } from '../runtime/planes.ts';
 import { LOOPBACK_METRICS, setId, type ControllerSet } from './controller-sets.ts';
-import { controllerWorkerGroups, startControllerWorkers } from './controller-workers.ts';
+import { startControllerWorkers } from './controller-workers.ts';
 import { crdsOfPlane, ensureObjects, installPlaneCrds } from './bootstrap.ts';
 import type { FleetConfig } from './config.ts';
 import type { FleetContext } from './context.ts';
@@ -224,7 +224,9 @@ async function startControllerSets(
     });
   const dataPlane = dataPlaneSet(server, config, tokens.platform);
   const sets = [manager, engine, ...cells, ...(dataPlane ? [dataPlane] : [])];
-  const workers = await startControllerWorkers(controllerWorkerGroups(sets), log);
+  // One worker for them all: the server's thread is the busier one (bench/README.md, bench/fleet),
+  // and each worker costs a V8 heap and its own copy of the modules.
+  const workers = await startControllerWorkers([{ name: 'controllers', sets }], log);
   // The data plane, the cells, the engine, then the manager.
   const stopOrder = [...(dataPlane ? [dataPlane] : []), ...cells, engine, manager].map(setId);
   return { metricsUrls: workers.metricsUrls, stop: () => workers.stop(stopOrder) };
