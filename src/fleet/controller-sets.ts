@@ -1,16 +1,16 @@
 /**
  * The fleet's controller sets as plain data, and how one is started from it: the manager, the
- * propagation engine and one `netpresence cell` per cell, each described only by the
+ * propagation engine, one `netpresence cell` per cell and the simulated data plane, each described only by the
  * kubeconfigs (serialised, with their tokens) of the planes it reaches, so that a description
  * crosses to a worker thread (controller-worker.ts) and the set runs there as its own identity
  * over the same real HTTP clients it uses against real clusters.
  *
  * Guarantees: a started set's `stop()` ends its leadership and closes its informers and
  * listeners (the processes' own guarantees); the manager and each cell serve `/metrics` on a
- * loopback port of their own, the engine counts into the `metrics` it is given.
+ * loopback port of their own, the engine and the data plane count into the `metrics` they are
+ * given.
  * Caveat: sets run on the system clock: nothing here takes a clock, as a worker cannot be handed one.
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { startCell } from '../processes/cell.ts';
 import { startManager } from '../processes/manager.ts';
@@ -18,6 +18,8 @@ import { startEngine } from '../propagation/engine.ts';
 import { embeddedMembers } from '../propagation/member/index.ts';
 import { systemClock } from '../runtime/clock.ts';
 import type { RuntimeMetrics } from '../runtime/metrics.ts';
+import { startDataPlane, type DataPlaneSet } from './data-plane.ts';
+import { kubeConfigOf, type SerialKubeConfig } from './plane-kubeconfig.ts';
 
 /** The manager's Lease identity: fixed, so a restart takes the Lease back at once. */
 export const MANAGER_LEASE_IDENTITY = 'netpresence-up';
@@ -25,13 +27,11 @@ export const MANAGER_LEASE_IDENTITY = 'netpresence-up';
 /** Where the manager and the cells serve `/metrics`, for the dashboard's throughput. */
 export const LOOPBACK_METRICS = { host: '127.0.0.1', port: 0 };
 
-/** A kubeconfig as `KubeConfig.exportConfig()` writes it: one plane as one identity. */
-export type SerialKubeConfig = string;
-
 export type ControllerSet =
   | { kind: 'manager'; hub: SerialKubeConfig; platform: SerialKubeConfig }
   | { kind: 'engine'; hub: SerialKubeConfig; members: Record<string, SerialKubeConfig> }
-  | { kind: 'cell'; name: string; cell: SerialKubeConfig; ipam: SerialKubeConfig; hub: SerialKubeConfig };
+  | { kind: 'cell'; name: string; cell: SerialKubeConfig; ipam: SerialKubeConfig; hub: SerialKubeConfig }
+  | DataPlaneSet;
 
 export interface RunningSet {
   /** The set's own `/metrics` URL, when it serves one. */
@@ -44,13 +44,7 @@ export function setId(set: ControllerSet): string {
   return set.kind === 'cell' ? `cell/${set.name}` : set.kind;
 }
 
-function kubeConfigOf(serial: SerialKubeConfig): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromString(serial);
-  return kubeConfig;
-}
-
-/** Starts one set; `metrics` receives the engine's controller metrics. */
+/** Starts one set; `metrics` receives the engine's and the data plane's controller metrics. */
 export async function startControllerSet(
   set: ControllerSet,
   log: Logger,
@@ -93,5 +87,7 @@ export async function startControllerSet(
         // One replica per cell inside one process: nothing to elect.
         leaderElection: false,
       });
+    case 'dataPlane':
+      return startDataPlane(set, clock, log, metrics);
   }
 }

@@ -4,7 +4,7 @@
  * the API server use both cores. It reaches the server only over HTTP, as each set's identity.
  *
  * Guarantees: posts `started` with the `/metrics` URLs of its sets once all have started (the
- * engine's controllers are served on a loopback endpoint of the worker's own); stops a set when
+ * engine's and the data plane's controllers are served on a loopback endpoint of the worker's own); stops a set when
  * asked and says so (controller-worker-protocol.ts). A set that fails to start, or any error
  * nothing catches, ends the thread with that error, which the fleet's thread receives
  * (controller-workers.ts).
@@ -33,7 +33,7 @@ const metrics = new RuntimeMetrics(new Registry());
 const running = new Map<string, RunningSet>();
 const started = await Promise.all(data.sets.map((set) => startControllerSet(set, log, metrics)));
 data.sets.forEach((set, i) => running.set(setId(set), started[i]));
-const endpoints = data.sets.some((set) => set.kind === 'engine')
+const endpoints = data.sets.some((set) => set.kind === 'engine' || set.kind === 'dataPlane')
   ? await serveEndpoints({ metricsAddr: LOOPBACK_METRICS, metrics, ready: () => true })
   : undefined;
 

@@ -27,6 +27,8 @@ export const workerMessages = {
   exited: (worker: string, code: number) =>
     `controller worker ${worker} exited with code ${code} while the fleet was running`,
   failed: (worker: string, message: string) => `controller worker ${worker} failed: ${message}`,
+  failedToStart: (worker: string, message: string) =>
+    `controller worker ${worker} failed to start: ${message}`,
   notStarted: (worker: string, code: number) =>
     `controller worker ${worker} exited with code ${code} before it started`,
   stopFailed: (worker: string, set: string, message: string) =>
@@ -36,24 +38,6 @@ export const workerMessages = {
 export interface ControllerWorkers {
   metricsUrls: string[];
   stop(order: string[]): Promise<void>;
-}
-
-/** Which sets share a worker. */
-export function controllerWorkerGroups(sets: ControllerSet[]): { name: string; sets: ControllerSet[] }[] {
-  const layout = process.env.NETPRESENCE_CONTROLLER_WORKERS ?? 'one';
-  const of = (...kinds: ControllerSet['kind'][]) => sets.filter((set) => kinds.includes(set.kind));
-  if (layout === 'three')
-    return [
-      { name: 'manager', sets: of('manager') },
-      { name: 'engine', sets: of('engine') },
-      { name: 'cells', sets: of('cell') },
-    ];
-  if (layout === 'two')
-    return [
-      { name: 'manager-engine', sets: of('manager', 'engine') },
-      { name: 'cells', sets: of('cell') },
-    ];
-  return [{ name: 'controllers', sets }];
 }
 
 /** A new worker running controller-worker.ts, from dist/ (JavaScript) or from a checkout (tsx). */
@@ -89,6 +73,7 @@ class ControllerWorker {
     readonly sets: string[],
     private readonly worker: Worker,
     private readonly log: Logger,
+    private readonly onFailure: (err: Error) => void,
   ) {
     let resolveStarted: (urls: string[]) => void = () => {};
     let rejectStarted: (err: Error) => void = () => {};
@@ -111,7 +96,7 @@ class ControllerWorker {
       }
     });
     worker.on('error', (err) => {
-      if (!running) rejectStarted(err);
+      if (!running) rejectStarted(new Error(workerMessages.failedToStart(name, err.message), { cause: err }));
       else this.fail(new Error(workerMessages.failed(name, err.message), { cause: err }));
     });
     this.exited = new Promise((resolve) =>
@@ -123,7 +108,7 @@ class ControllerWorker {
     );
   }
 
-  /** A worker gone while the fleet runs: logged, then thrown on this thread, once. */
+  /** A worker gone while the fleet runs: logged, then handed to `onFailure`, once. */
   private fail(err: Error): void {
     const waiting = [...this.stops.values()];
     this.stops.clear();
@@ -131,9 +116,7 @@ class ControllerWorker {
     if (this.stopping || this.failed) return;
     this.failed = true;
     this.log.fatal({ worker: this.name, err }, 'a controller worker failed: the fleet cannot run without it');
-    process.nextTick(() => {
-      throw err;
-    });
+    this.onFailure(err);
   }
 
   /** From now on an exit is expected. */
@@ -155,12 +138,29 @@ class ControllerWorker {
   }
 }
 
+/** The default failure: thrown on this thread, uncaught, so that the process ends with it. */
+function throwUncaught(err: Error): void {
+  process.nextTick(() => {
+    throw err;
+  });
+}
+
+export interface ControllerWorkerOptions {
+  /** How a worker is made; default a thread running controller-worker.ts. */
+  spawn?: (data: ControllerWorkerData) => Worker;
+  /** What a worker failing while the fleet runs does; default thrown, uncaught. */
+  onFailure?: (err: Error) => void;
+}
+
 /** Starts one worker per group of sets; see the guarantees above. */
 export async function startControllerWorkers(
   groups: { name: string; sets: ControllerSet[] }[],
   log: Logger,
+  options: ControllerWorkerOptions = {},
 ): Promise<ControllerWorkers> {
   const settings = workerLog(log);
+  const spawnWorker = options.spawn ?? spawn;
+  const onFailure = options.onFailure ?? throwUncaught;
   const workers = groups
     .filter((group) => group.sets.length > 0)
     .map(
@@ -168,8 +168,9 @@ export async function startControllerWorkers(
         new ControllerWorker(
           group.name,
           group.sets.map(setId),
-          spawn({ name: group.name, sets: group.sets, log: settings }),
+          spawnWorker({ name: group.name, sets: group.sets, log: settings }),
           log,
+          onFailure,
         ),
     );
   let metricsUrls: string[][];

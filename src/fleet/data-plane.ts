@@ -2,71 +2,104 @@
  * The simulated data plane of the embedded fleet (controllers.md §14): one interface controller
  * per cell and one Subnet controller over every project plane, all as the data plane's status
  * writer of config/rbac (`netpresence-dataplane`: in each cell a token that cell alone accepts,
- * in project planes one they alone accept). With `dataPlane.mode: none` nothing runs and nothing sets
- * `Prepared` or `Programmed`.
+ * in project planes one they alone accept). With `dataPlane.mode: none` nothing runs and nothing
+ * sets `Prepared` or `Programmed`.
  *
- * Guarantees: every client and informer here carries a data-plane identity, whose RBAC allows
- * reading interfaces, claims and Subnets and writing their status only
- * (config/rbac/{cell,project}/dataplane.yaml); `stop()`
- * stops the controllers, then their informers and project planes, and is safe to call twice.
+ * The fleet describes it as plain data (`dataPlaneSet`: the config and a kubeconfig per plane and
+ * identity) so that it runs in a controller worker (controller-workers.ts) beside the other
+ * controller sets; `startDataPlane` starts it from that description.
+ *
+ * Guarantees: every client here carries a data-plane identity, whose RBAC allows reading
+ * interfaces, claims and Subnets and writing their status only
+ * (config/rbac/{cell,project}/dataplane.yaml) — but for the Projects informer, which reads as the
+ * platform identity, as the fleet's stand-ins do, to learn which project planes there are;
+ * `stop()` stops the controllers, then their informers and planes, and is safe to call twice.
  */
+import type { Logger } from 'pino';
+import type { ApiServer } from '../apiserver/server.ts';
 import { ROOT_PLANE } from '../apiserver/server.ts';
+import type { Clock } from '../runtime/clock.ts';
 import { StaticPlane } from '../runtime/manager-context.ts';
+import type { RuntimeMetrics } from '../runtime/metrics.ts';
 import type { TermWork } from '../runtime/run-while-leading.ts';
 import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
-import type { FleetContext } from './context.ts';
+import type { CellConfig, DataPlaneConfig, FleetConfig } from './config.ts';
 import { interfaceDataPlane } from './data-plane-interfaces.ts';
 import { subnetDataPlane } from './data-plane-subnets.ts';
-import { planeKubeConfig } from './plane-kubeconfig.ts';
+import { kubeConfigOf, serialPlaneKubeConfig, type SerialKubeConfig } from './plane-kubeconfig.ts';
 import { fleetTokens } from './identities.ts';
 
 export interface DataPlane {
   stop(): Promise<void>;
 }
 
-export async function startDataPlane(ctx: FleetContext): Promise<DataPlane> {
-  const { server, config, clock } = ctx;
-  if (config.dataPlane.mode === 'none') return { stop: async () => undefined };
-  const log = ctx.log.child({ component: 'dataplane' });
-  const cellTokens = new Map(
-    config.cells.map((cell) => [cell.name, fleetTokens.dataPlaneCell(server, cell.name)]),
-  );
-  const projectsKubeConfig = planeKubeConfig(server, ROOT_PLANE, fleetTokens.dataPlaneProjects(server));
+/** The data plane as plain data: its config and, per plane and identity, a serialised kubeconfig. */
+export interface DataPlaneSet {
+  kind: 'dataPlane';
+  config: DataPlaneConfig;
+  cells: { name: string; location?: string; subnets: SerialKubeConfig; interfaces: SerialKubeConfig }[];
+  /** The platform plane as the platform identity: which Projects there are. */
+  projects: SerialKubeConfig;
+  /** The platform plane as `netpresence-dataplane`: project planes are reached under it. */
+  subnets: SerialKubeConfig;
+}
+
+/** The data plane's identities, created in `server`; undefined with `dataPlane.mode: none`. */
+export function dataPlaneSet(
+  server: ApiServer,
+  config: FleetConfig,
+  platformToken: string,
+): DataPlaneSet | undefined {
+  if (config.dataPlane.mode === 'none') return undefined;
+  const serial = (plane: string, token: string) => serialPlaneKubeConfig(server, plane, token);
+  return {
+    kind: 'dataPlane',
+    config: config.dataPlane,
+    cells: config.cells.map((cell: CellConfig) => {
+      const inCell = serial(cell.name, fleetTokens.dataPlaneCell(server, cell.name));
+      return { name: cell.name, location: cell.location, subnets: inCell, interfaces: inCell };
+    }),
+    projects: serial(ROOT_PLANE, platformToken),
+    subnets: serial(ROOT_PLANE, fleetTokens.dataPlaneProjects(server)),
+  };
+}
+
+export async function startDataPlane(
+  set: DataPlaneSet,
+  clock: Clock,
+  fleetLog: Logger,
+  metrics: RuntimeMetrics,
+): Promise<DataPlane> {
+  const log = fleetLog.child({ component: 'dataplane' });
   const planes: StaticPlane[] = [];
   const controllers: TermWork[] = [];
 
-  const subnetCells = config.cells.map((cell) => {
-    const token = cellTokens.get(cell.name)!;
-    const plane = new StaticPlane(cell.name, planeKubeConfig(server, cell.name, token), clock, log);
+  const subnetCells = set.cells.map((cell) => {
+    const plane = new StaticPlane(cell.name, kubeConfigOf(cell.subnets), clock, log);
     planes.push(plane);
     return { plane, location: cell.location };
   });
+  const platform = new StaticPlane('platform', kubeConfigOf(set.projects), clock, log);
+  planes.push(platform);
+  const subnets = kubeConfigOf(set.subnets);
   const projects = new PlaneRegistry({
-    projects: ctx.platform.informer<ProjectLike>(PROJECTS),
-    kubeConfigFor: (project) => projectKubeConfig(projectsKubeConfig, project),
+    projects: platform.informer<ProjectLike>(PROJECTS),
+    kubeConfigFor: (project) => projectKubeConfig(subnets, project),
     log,
     clock,
   });
-  controllers.push(subnetDataPlane({ projects, cells: subnetCells, clock, log, metrics: ctx.metrics }));
-  for (const cell of config.cells) {
-    const token = cellTokens.get(cell.name)!;
-    const plane = new StaticPlane(cell.name, planeKubeConfig(server, cell.name, token), clock, log);
+  controllers.push(subnetDataPlane({ projects, cells: subnetCells, clock, log, metrics }));
+  for (const cell of set.cells) {
+    const plane = new StaticPlane(cell.name, kubeConfigOf(cell.interfaces), clock, log);
     planes.push(plane);
     controllers.push(
-      interfaceDataPlane({
-        cell: plane,
-        location: cell.location,
-        config: config.dataPlane,
-        clock,
-        log,
-        metrics: ctx.metrics,
-      }),
+      interfaceDataPlane({ cell: plane, location: cell.location, config: set.config, clock, log, metrics }),
     );
   }
   projects.start();
   await Promise.all(planes.map((plane) => plane.synced()));
   for (const controller of controllers) await controller.start();
-  log.info({ cells: config.cells.length, delayMs: config.dataPlane.delayMs }, 'simulated data plane is up');
+  log.info({ cells: set.cells.length, delayMs: set.config.delayMs }, 'simulated data plane is up');
 
   let stopping: Promise<void> | undefined;
   return {

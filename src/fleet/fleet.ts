@@ -10,10 +10,17 @@
  * 1. the server and the static planes, with their CRDs and RBAC written in process;
  * 2. project planes of Projects already stored (a restart), so no controller meets a Ready
  *    Project whose plane is not served;
- * 3. the stand-ins and the cells' Clusters; then the manager, the engine and the cells side by
- *    side, while
+ * 3. the stand-ins and the cells' Clusters; then the manager, the engine, the cells and the data
+ *    plane side by side, in their workers, while
  * 4. a fresh data directory gets the config's objects (seed.ts) — ready means the default
  *    objects exist, not that every controller has converged on them.
+ *
+ * Threads: the server and the stand-ins run on the fleet's main thread; the manager, the engine,
+ * the cells and the data plane run in controller workers, threads of the same process
+ * (controller-workers.ts), and reach the server only over HTTP on its loopback listener, each as
+ * its own identity — so the server and the controllers each have a core, and a `kill -9` of the
+ * process ends them all. A worker that fails while the fleet runs fails the process, as an
+ * uncaught error of a controller did when they shared the thread.
  *
  * Cells run with no configured location: a cell's identity is the ServingLocation the engine
  * carries to it, so moving a Cluster's location label moves the cell's identity with it.
@@ -25,9 +32,10 @@
  * them (the propagator then owns each Cluster's `Ready`, as it does outside the fleet).
  *
  * Guarantees: the kubeconfig names every served plane from the moment `startFleet` resolves
- * (and follows project planes as they come and go); `stop()` stops the cells, the engine, the
- * manager and the stand-ins before the server, so nothing writes into a closed plane, and is
- * safe to call twice.
+ * (and follows project planes as they come and go); `stop()` stops the data plane, the cells,
+ * the engine and the manager (one at a time, each in its worker), ends the workers, then stops
+ * the stand-ins before the server, so nothing writes into a closed plane; it is safe to call
+ * twice.
  */
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -50,18 +58,18 @@ import {
   type ProjectLike,
 } from '../runtime/planes.ts';
 import { LOOPBACK_METRICS, setId, type ControllerSet } from './controller-sets.ts';
-import { controllerWorkerGroups, startControllerWorkers } from './controller-workers.ts';
+import { startControllerWorkers } from './controller-workers.ts';
 import { crdsOfPlane, installPlaneCrds } from './bootstrap.ts';
 import type { FleetConfig } from './config.ts';
 import type { FleetContext } from './context.ts';
-import { startDataPlane } from './data-plane.ts';
+import { dataPlaneSet } from './data-plane.ts';
 import { clusterReadiness } from './cluster-readiness.ts';
 import { hubNamespaceProvisioner } from './hub-namespaces.ts';
 import { fleetTokens, PLATFORM_IDENTITY } from './identities.ts';
 import { applyRbacBase } from './rbac-bases.ts';
 import { renderKubeconfig } from '../apiserver/auth/kubeconfig.ts';
 import { KubeconfigWriter } from './kubeconfig-writer.ts';
-import { planeKubeConfig } from './plane-kubeconfig.ts';
+import { planeKubeConfig, serialPlaneKubeConfig } from './plane-kubeconfig.ts';
 import { projectProvisioner, provision } from './project-provisioner.ts';
 import { isSeeded, seedClusters, seedFleet } from './seed.ts';
 
@@ -103,17 +111,19 @@ export interface Fleet {
    * read-only identity; project planes are reached under `platform`.
    */
   readOnlyKubeconfig(): string;
-  /** The `/metrics` URLs (loopback, ephemeral ports) of the manager and of each cell's controllers. */
+  /**
+   * The `/metrics` URLs (loopback, ephemeral ports) of the controller workers: the manager's, each
+   * cell's, and one per worker for its propagation engine's and data plane's controllers.
+   */
   metricsUrls: string[];
   /**
-   * The `/metrics` URL of the rest of the fleet: the stand-ins', data plane's and propagation
-   * engine's controllers, and the API server's writes by plane and identity (one series per
+   * The `/metrics` URL of the fleet's main thread: the stand-ins' controllers and the API
+   * server's writes by plane and identity (one series per
    * plane and writer: not for scraping every second, as the dashboard scrapes `metricsUrls`).
    */
   fleetMetricsUrl: string;
   stop(): Promise<void>;
 }
-
 
 /** Step 1: the platform, hub and cell planes with their CRDs and (unless `crdsOnly`) RBAC. */
 function composeStaticPlanes(server: ApiServer, config: FleetConfig, crdsOnly: boolean): void {
@@ -168,52 +178,48 @@ async function seedOnce(ctx: FleetContext): Promise<void> {
 }
 
 /**
- * The manager, the engine, the cells and the data plane: what `standInsOnly` leaves out. The
- * manager, the engine and the cells run in controller workers (controller-workers.ts), as their
- * identities, over the loopback listener; the data plane runs here.
+ * The manager, the engine, the cells and the data plane: what `standInsOnly` leaves out. They run
+ * in controller workers (controller-workers.ts), each as its identity over the loopback listener.
  */
 async function startControllerSets(
   ctx: FleetContext,
-  managerToken: string,
+  tokens: { manager: string; platform: string },
   cellTokens: Map<string, string>,
   cellAbroadTokens: Map<string, string>,
 ): Promise<{ metricsUrls: string[]; stop(): Promise<void> }> {
   const { server, config, log } = ctx;
   const propagatorToken = fleetTokens.propagator(server);
-  const serial = (plane: string, token: string) => planeKubeConfig(server, plane, token).exportConfig();
-  const sets: ControllerSet[] = [
-    { kind: 'manager', hub: serial(HUB_PLANE, managerToken), platform: serial(ROOT_PLANE, managerToken) },
-    {
-      kind: 'engine',
-      hub: serial(HUB_PLANE, propagatorToken),
-      members: Object.fromEntries(
-        config.cells.map((cell) => [cell.name, serial(cell.name, propagatorToken)]),
-      ),
-    },
-    ...config.cells
-      .filter((cell) => cell.controllers !== false)
-      .map((cell): ControllerSet => {
-        const abroad = cellAbroadTokens.get(cell.name)!;
-        return {
-          kind: 'cell',
-          name: cell.name,
-          cell: serial(cell.name, cellTokens.get(cell.name)!),
-          ipam: serial(ROOT_PLANE, abroad),
-          hub: serial(HUB_PLANE, abroad),
-        };
-      }),
-  ];
-  const workers = await startControllerWorkers(controllerWorkerGroups(sets), log);
-  const dataPlane = await startDataPlane(ctx);
-  // Cells, then the engine, then the manager, as they stopped when they ran on this thread.
-  const stopOrder = [...sets.filter((set) => set.kind === 'cell'), sets[1], sets[0]].map(setId);
-  return {
-    metricsUrls: workers.metricsUrls,
-    async stop() {
-      await dataPlane.stop();
-      await workers.stop(stopOrder);
-    },
+  const serial = (plane: string, token: string) => serialPlaneKubeConfig(server, plane, token);
+  const manager: ControllerSet = {
+    kind: 'manager',
+    hub: serial(HUB_PLANE, tokens.manager),
+    platform: serial(ROOT_PLANE, tokens.manager),
   };
+  const engine: ControllerSet = {
+    kind: 'engine',
+    hub: serial(HUB_PLANE, propagatorToken),
+    members: Object.fromEntries(config.cells.map((cell) => [cell.name, serial(cell.name, propagatorToken)])),
+  };
+  const cells = config.cells
+    .filter((cell) => cell.controllers !== false)
+    .map((cell): ControllerSet => {
+      const abroad = cellAbroadTokens.get(cell.name)!;
+      return {
+        kind: 'cell',
+        name: cell.name,
+        cell: serial(cell.name, cellTokens.get(cell.name)!),
+        ipam: serial(ROOT_PLANE, abroad),
+        hub: serial(HUB_PLANE, abroad),
+      };
+    });
+  const dataPlane = dataPlaneSet(server, config, tokens.platform);
+  const sets = [manager, engine, ...cells, ...(dataPlane ? [dataPlane] : [])];
+  // One worker for them all: the server's thread is the busier one (bench/README.md, bench/fleet),
+  // and each worker costs a V8 heap and its own copy of the modules.
+  const workers = await startControllerWorkers([{ name: 'controllers', sets }], log);
+  // The data plane, the cells, the engine, then the manager.
+  const stopOrder = [...(dataPlane ? [dataPlane] : []), ...cells, engine, manager].map(setId);
+  return { metricsUrls: workers.metricsUrls, stop: () => workers.stop(stopOrder) };
 }
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
@@ -293,7 +299,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   seeded.catch(() => undefined); // awaited below, once the controller sets are up
   const controllerSets = standInsOnly
     ? { metricsUrls: [], stop: async () => undefined }
-    : await startControllerSets(ctx, managerToken, cellTokens, cellAbroadTokens);
+    : await startControllerSets(
+        ctx,
+        { manager: managerToken, platform: platformToken },
+        cellTokens,
+        cellAbroadTokens,
+      );
   log.info(
     { ms: elapsed() },
     standInsOnly ? 'no controller sets: stand-ins only' : 'manager, propagation engine and cells are up',

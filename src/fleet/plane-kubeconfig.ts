@@ -2,7 +2,9 @@
  * In-memory kubeconfigs for the fleet's own processes: one plane of the embedded server as one
  * identity — over the server's plain-HTTP loopback listener when it serves one (the clients are
  * in its process; the token is still sent and checked), else over HTTPS trusting the server's CA.
- * Nothing is written to disk: a kubeconfig written for users always names the HTTPS URL.
+ * Nothing is written to disk: a kubeconfig written for users always names the HTTPS URL. A
+ * serialised one (`serialPlaneKubeConfig`, `KubeConfig.exportConfig()`'s JSON, token included)
+ * is how a controller worker of the fleet's process is handed its planes (controller-sets.ts).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { renderKubeconfig } from '../apiserver/auth/kubeconfig.ts';
@@ -29,5 +31,20 @@ export function planeKubeConfig(server: ApiServer, plane: string, token: string)
       plane,
     ),
   );
+  return kubeConfig;
+}
+
+/** A kubeconfig as `KubeConfig.exportConfig()` writes it: one plane as one identity. */
+export type SerialKubeConfig = string;
+
+/** `planeKubeConfig`, serialised to cross to a worker thread. */
+export function serialPlaneKubeConfig(server: ApiServer, plane: string, token: string): SerialKubeConfig {
+  return planeKubeConfig(server, plane, token).exportConfig();
+}
+
+/** The KubeConfig a serialised one describes. */
+export function kubeConfigOf(serial: SerialKubeConfig): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromString(serial);
   return kubeConfig;
 }
