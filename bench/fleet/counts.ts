@@ -13,6 +13,7 @@
  * `metrics: ` line is read, and a URL that does not answer fails the snapshot.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { parsePrometheusText, type Sample } from '../../src/dashboard/prometheus-text.ts';
 import { METRICS_LINE_PREFIX } from '../../src/cli/up.ts';
 
@@ -106,7 +107,8 @@ export async function snapshot(urls: string[], pid: number): Promise<Snapshot> {
   return result;
 }
 
-function delta(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
+/** What each key gained from `before` to `after`; keys that did not move are left out. */
+export function delta(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
   const out = new Map<string, number>();
   for (const [key, value] of after) {
     const d = value - (before.get(key) ?? 0);
@@ -165,4 +167,11 @@ export function countLines(before: Snapshot, after: Snapshot, pairs: number, pid
     `counts: fleet CPU ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s (user + system, first create → quiet); by thread: ${threadLine(before, after, pid)}`,
   );
   return lines;
+}
+
+/** `load average at the <when>: 1-min 5-min 15-min`, as every bench/fleet mode prints it. */
+export function loadAverageLine(when: 'start' | 'end'): string {
+  return `load average at the ${when}: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 }

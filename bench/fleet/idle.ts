@@ -25,13 +25,12 @@
  * is not taken for a stray write); a fleet that is never quiet within the timeout is measured
  * anyway and said so.
  */
-import { loadavg } from 'node:os';
 import { parsePrometheusText } from '../../src/dashboard/prometheus-text.ts';
 import { isForbidden } from '../../src/client/errors.ts';
 import { USER_AGENT_ENV } from '../../src/client/user-agent.ts';
 import type { KubeObject } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
-import { metricsUrls } from './counts.ts';
+import { delta, loadAverageLine, metricsUrls } from './counts.ts';
 
 const WRITES = 'netpresence_apiserver_writes_total';
 const PROJECT = 'demo';
@@ -55,15 +54,6 @@ async function writes(urls: string[]): Promise<Map<string, number>> {
       const key = [plane, who, labels.resource, labels.subresource, labels.verb].join('|');
       out.set(key, (out.get(key) ?? 0) + value);
     }
-  }
-  return out;
-}
-
-function delta(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [key, value] of after) {
-    const d = value - (before.get(key) ?? 0);
-    if (d !== 0) out.set(key, d);
   }
   return out;
 }
@@ -164,11 +154,7 @@ export async function idle(seconds: number, config: string | undefined, timeoutS
         ? `setup: quiet (Lease renewals only for ${QUIET_WINDOW_MS / 1000} s) ${settleS.toFixed(1)} s after ready`
         : `setup: never quiet within ${timeoutS} s; measuring anyway`,
     );
-    console.log(
-      `load average at the start: ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(loadAverageLine('start'));
     // Writes are read on both sides of each revision read: the revision advance lies between
     // the Lease renewals of the inner span and those of the outer one.
     const writesBefore = await writes(urls);
@@ -205,11 +191,7 @@ export async function idle(seconds: number, config: string | undefined, timeoutS
     for (const [key, n] of others) console.log(`result: ${key.split('|').join(' | ')} | ${n}`);
     if (made) console.log(`result: ${await made()}`);
     console.log(`result: ${clean ? 'Lease renewals only' : 'NOT Lease renewals only'}`);
-    console.log(
-      `load average at the end: ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(loadAverageLine('end'));
   } finally {
     await fleet.dispose();
   }

@@ -37,13 +37,12 @@
  *        (what an idle fleet writes: see idle.ts)
  */
 import { readFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
 import { stringify } from 'yaml';
 import { COPY_SELECTOR } from '../../src/apis/networking/v1alpha/interface-copy.ts';
 import type { KubeObject, WatchHandle } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
-import { countLines, metricsUrls, snapshot } from './counts.ts';
+import { countLines, loadAverageLine, metricsUrls, snapshot } from './counts.ts';
 import { idle } from './idle.ts';
 import { sequential } from './sequential.ts';
 
@@ -234,11 +233,7 @@ async function main(args: Args): Promise<void> {
   console.log(
     `fleet: ${args.projects} projects × ${args.locations} locations (one cell each) = ${pairs} bindings and ${pairs} claims`,
   );
-  console.log(
-    `load average at the start: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+  console.log(loadAverageLine('start'));
   const setupStarted = performance.now();
   const fleet = await startChildFleet({
     config: fleetConfig(args),
@@ -369,11 +364,7 @@ async function main(args: Args): Promise<void> {
       `result: ${copyReport}; ${(copyWrites / pairs).toFixed(1)} copy writes per claim (${copyWrites}, hub and project copies)`,
     );
     for (const line of countLines(countsBefore, countsAfter, pairs, fleet.child.pid!)) console.log(line);
-    console.log(
-      `load average at the end: ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(loadAverageLine('end'));
   } finally {
     await fleet.dispose();
   }
