@@ -52,8 +52,7 @@ function spawn(data: ControllerWorkerData): Worker {
 
 /** The log settings a worker rebuilds its log from: the fleet log's level, bindings and descriptor. */
 function workerLog(log: Logger): WorkerLog {
-  const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
-    { fd?: unknown } | undefined;
+  const stream = Reflect.get(log, pino.symbols.streamSym) as { fd?: unknown } | undefined;
   return {
     level: log.level,
     bindings: log.bindings(),
