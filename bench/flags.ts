@@ -2,7 +2,8 @@
  * What every bench program shares: `--name value` flags over typed defaults, and percentiles.
  *
  * Guarantees: a flag not among the defaults, a number flag that is not a positive integer, and
- * a choice flag outside its choices are refused with an error naming the flag.
+ * a choice flag outside its choices are refused with an error naming the flag; `--help` prints
+ * every flag with its default (and choices) and exits 0.
  */
 
 /** Parses `argv` over `defaults`; a string flag listed in `choices` must take one of them. */
@@ -12,6 +13,15 @@ export function parseFlags<T extends { [K in keyof T]: number | string }>(
   choices: Partial<Record<keyof T, string[]>> = {},
 ): T {
   const flags: Record<string, number | string> = { ...defaults };
+  if (argv.includes('--help') || argv.includes('-h')) {
+    for (const [key, value] of Object.entries(flags)) {
+      const allowed = choices[key as keyof T];
+      console.log(
+        `--${key} (default ${JSON.stringify(value)}${allowed ? `; one of ${allowed.join(', ')}` : ''})`,
+      );
+    }
+    process.exit(0);
+  }
   for (let i = 0; i < argv.length; i += 2) {
     const key = argv[i].replace(/^--/, '');
     const value = argv[i + 1];
