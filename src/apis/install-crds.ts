@@ -50,13 +50,13 @@ async function createOrReplace(api: k8s.CustomObjectsApi, crd: CustomResourceDef
 }
 
 async function established(api: k8s.CustomObjectsApi, name: string, options: InstallOptions): Promise<void> {
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  const deadline = performance.now() + (options.timeoutMs ?? 30_000);
   for (;;) {
     const crd = (await api.getClusterCustomObject({ ...CRD_RESOURCE, name })) as {
       status?: { conditions?: { type: string; status: string }[] };
     };
     if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
-    if (Date.now() > deadline)
+    if (performance.now() > deadline)
       throw new Error(`CustomResourceDefinition ${name} was not Established in time`);
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 50));
   }

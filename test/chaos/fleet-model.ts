@@ -384,11 +384,11 @@ const PROJECT_WITHIN_MS = 60_000;
 
 /** Polls `check` every 100 ms until it returns a value (errors count as not yet) or `ms` passed. */
 async function waitFor<T>(check: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const deadline = Date.now() + ms;
+  const deadline = performance.now() + ms;
   for (;;) {
     const value = await check().catch(() => undefined);
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -605,13 +605,13 @@ const RECREATE_WITHIN_MS = 60_000;
  * would) until it is accepted or RECREATE_WITHIN_MS passed.
  */
 async function sendAccepted(f: ModelFleet, prefix: string, model: FleetModel, command: Command) {
-  const deadline = Date.now() + RECREATE_WITHIN_MS;
+  const deadline = performance.now() + RECREATE_WITHIN_MS;
   for (;;) {
     try {
       return await send(f, prefix, model, command);
     } catch (err) {
       const conflict = (err as { code?: number }).code === 409 && command.kind.startsWith('create');
-      if (!conflict || Date.now() > deadline)
+      if (!conflict || performance.now() > deadline)
         throw new Error(`${JSON.stringify(command)} was refused: ${(err as Error).message}`, { cause: err });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -692,9 +692,9 @@ async function cleanUp(f: ModelFleet, prefix: string, withinMs: number): Promise
   }
   await deleteAll('hub', KINDS.networkBindings);
   await deleteAll(PROJECT_CONTEXT, KINDS.networks);
-  const deadline = Date.now() + withinMs;
+  const deadline = performance.now() + withinMs;
   let left = await leftovers(f, prefix);
-  while (left.length > 0 && Date.now() < deadline) {
+  while (left.length > 0 && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     left = await leftovers(f, prefix);
   }
@@ -732,13 +732,13 @@ export async function runSequence(
     if (model.apply(command)) await sendAccepted(f, prefix, model, command);
     else await send(f, prefix, model, command).catch(() => undefined);
   }
-  const deadline = Date.now() + settleMs;
+  const deadline = performance.now() + settleMs;
   let found = await mismatches(f, prefix, model);
-  while (found.length > 0 && Date.now() < deadline) {
+  while (found.length > 0 && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     found = await mismatches(f, prefix, model);
   }
-  const settled = await settledInvariants(f, CHAOS_CELLS, Math.max(5000, deadline - Date.now()));
+  const settled = await settledInvariants(f, CHAOS_CELLS, Math.max(5000, deadline - performance.now()));
   const violations = [...settled.violations];
   let checks = settled.checks;
   await restore(f, model);

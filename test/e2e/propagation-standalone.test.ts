@@ -143,6 +143,9 @@ describe('propagation: a standalone engine', () => {
       assert.equal(notReady.status, 'False');
       assert.equal(notReady.message, 'cluster is reachable but health endpoint responded without ok');
       assert.ok(h.clock.now() - failedFrom >= 30_000, 'the change persisted 30 s before it was written');
+      // The engine sees the Cluster and the Works on watches of their own: the Given holds once it
+      // has acted on NotReady, or the new Work could reach execution before the Cluster's change.
+      await h.idle();
       await h.hub(NCS).patchMerge(TEMPLATE, NS_A, { spec: { mtu: 1350 } });
       await h.eventually(async () => {
         const manifest = (await workIn(h, DFW_1, WORK_NAME))?.spec?.workload?.manifests?.[0] as

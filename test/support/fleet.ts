@@ -135,7 +135,7 @@ export async function startChildFleet(options: ChildFleetOptions = {}): Promise<
   }
   if (options.dataDir) args.push('--data-dir', options.dataDir);
   args.push(...(options.args ?? []));
-  const started = Date.now();
+  const started = performance.now();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -163,7 +163,7 @@ export async function startChildFleet(options: ChildFleetOptions = {}): Promise<
       reject(new Error(`netpresence up exited with ${code}:\n${stdout}\n${stderr}`));
     });
   });
-  const startupMs = Date.now() - started;
+  const startupMs = performance.now() - started;
   // The file names every plane (megabytes at a thousand projects): parsed once, and again only
   // for a context it did not yet name. A context's server and token do not change.
   let parsed: KubeConfig | undefined;
@@ -308,13 +308,14 @@ export async function fixtureOn(
 
 /**
  * Waits until every check holds at once, failing after `timeoutMs` with the checks that still
- * do not; a check that throws counts as not holding.
+ * do not; a check that throws counts as not holding. The bound is kept on the monotonic clock:
+ * a wall-clock step (a VM paused and resynced) once made a Given fail after 14 s of a 15 s bound.
  */
 export async function allWithin(
   timeoutMs: number,
   checks: Record<string, () => Promise<boolean> | boolean>,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const failing: string[] = [];
     for (const [what, check] of Object.entries(checks)) {
@@ -324,7 +325,7 @@ export async function allWithin(
       if (!holds) failing.push(what);
     }
     if (failing.length === 0) return;
-    if (Date.now() > deadline)
+    if (performance.now() > deadline)
       throw new Error(`after ${timeoutMs} ms these still do not hold: ${failing.join('; ')}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -428,7 +428,7 @@ export async function settledInvariants(
   cells: readonly string[],
   timeoutMs: number,
 ): Promise<{ violations: string[]; checks: number }> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   let clean = 0;
   let checks = 0;
   for (;;) {
@@ -437,7 +437,7 @@ export async function settledInvariants(
       `reading the fleet failed: ${err.message}`,
     ]);
     clean = violations.length === 0 ? clean + 1 : 0;
-    if (clean >= 2 || Date.now() > deadline) return { violations, checks };
+    if (clean >= 2 || performance.now() > deadline) return { violations, checks };
     await new Promise((resolve) => setTimeout(resolve, violations.length === 0 ? 300 : 500));
   }
 }

@@ -202,11 +202,12 @@ export async function startPropagationHarness(options: HarnessOptions = {}): Pro
     what: string,
     timeoutMs = WITHIN,
   ): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const value = await check();
       if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      if (performance.now() > deadline)
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
       await clock.advance(200);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -220,11 +221,11 @@ export async function startPropagationHarness(options: HarnessOptions = {}): Pro
   }
 
   async function idle(): Promise<void> {
-    const deadline = Date.now() + WITHIN;
+    const deadline = performance.now() + WITHIN;
     let quietRounds = 0;
     let last = await activity();
     while (quietRounds < 4) {
-      if (Date.now() > deadline)
+      if (performance.now() > deadline)
         throw new Error(`timed out after ${WITHIN} ms waiting for the engine to be idle`);
       await clock.advance(2_000);
       await new Promise((resolve) => setTimeout(resolve, 25));
