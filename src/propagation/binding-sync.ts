@@ -12,7 +12,10 @@
  * - manifests are rebuilt from the live template only while it is the version the binding
  *   records (`spec.resource.resourceVersion`), so a template change reaches Works exactly when
  *   the detector has carried it to the binding — never for a binding whose claim was lost; a
- *   new cluster of such a binding gets the manifest its other Works hold;
+ *   new cluster of such a binding gets the manifest its other Works hold; a binding's first
+ *   Works, while the template store lags the binding, are built from the template read live
+ *   when that is the recorded version (so a copy never goes out without its claim keys, to be
+ *   rewritten a moment later);
  * - a binding whose template no longer exists, or exists with another uid, is deleted; a deleted
  *   binding's Works are deleted and its finalizer removed without waiting for any member.
  */
@@ -53,6 +56,7 @@ import {
   templateKeyOf,
   templateKeyOfBinding,
   type BindingKey,
+  type TemplateKey,
 } from './keys.ts';
 import { buildManifest, conflictResolutionOf, readdressedManifest } from './manifest.ts';
 import { BY_BINDING_ID } from './resources.ts';
@@ -147,8 +151,12 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
   const clusters = new Set((binding.spec.clusters ?? []).map((cluster) => cluster.name));
   for (const work of works)
     if (!clusters.has(clusterOfWork(work)) && !work.metadata.deletionTimestamp) await deleteWork(work, view);
-  const current = template.metadata.resourceVersion === binding.spec.resource.resourceVersion;
-  const conflictResolution = conflictResolutionOf(template, binding.spec.conflictResolution, (message) =>
+  const source = clusters.size
+    ? await recordedTemplate(binding, template, works, view, templateKey)
+    : template;
+  if (!source) return done(); // the template is gone; its deletion event wakes this binding
+  const current = source.metadata.resourceVersion === binding.spec.resource.resourceVersion;
+  const conflictResolution = conflictResolutionOf(source, binding.spec.conflictResolution, (message) =>
     log.warn(message),
   );
   for (const cluster of clusters) {
@@ -161,7 +169,7 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
     const desired = desiredWork(
       binding,
       key,
-      template,
+      source,
       { namespace, name },
       existing,
       conflictResolution,
@@ -189,6 +197,30 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
       await view.worksClient.update(next);
   }
   return done();
+}
+
+/**
+ * The template a binding's Works are built from: the store's copy, unless the binding records
+ * another version of it and no Work of the binding holds a manifest yet. The store then most
+ * likely lags the detector, which created the binding from its own claim write (§2.4, §2.5): the
+ * template is read live (§4.5), and used when it is the version the binding records. Otherwise the
+ * first Works would carry a template without its claim keys, and each would be rewritten, with
+ * its member copy, as soon as the store caught up. Undefined when the template is gone.
+ */
+async function recordedTemplate(
+  binding: Binding,
+  stored: KubeObject,
+  works: readonly Work[],
+  view: HubView,
+  templateKey: TemplateKey,
+): Promise<KubeObject | undefined> {
+  const recorded = binding.spec.resource.resourceVersion;
+  if (stored.metadata.resourceVersion === recorded || recordedManifest(works)) return stored;
+  const client = view.templateClient(templateKey);
+  if (!client) return stored;
+  const live = await client.get(templateKey.name, templateKey.namespace || undefined);
+  if (!live || live.metadata.uid !== binding.spec.resource.uid) return undefined;
+  return live.metadata.resourceVersion === recorded ? live : stored;
 }
 
 function desiredWork(
