@@ -13,9 +13,9 @@
  *   records (`spec.resource.resourceVersion`), so a template change reaches Works exactly when
  *   the detector has carried it to the binding — never for a binding whose claim was lost; a
  *   new cluster of such a binding gets the manifest its other Works hold; a binding's first
- *   Works, while the template store lags the binding, are built from the template read live
- *   when that is the recorded version (so a copy never goes out without its claim keys, to be
- *   rewritten a moment later);
+ *   Works wait while the template store has not shown the claim write the binding was made
+ *   from, and that template's event wakes it (so a copy never goes out without its claim keys,
+ *   to be rewritten a moment later);
  * - a binding whose template no longer exists, or exists with another uid, is deleted; a deleted
  *   binding's Works are deleted and its finalizer removed without waiting for any member.
  */
@@ -56,9 +56,9 @@ import {
   templateKeyOf,
   templateKeyOfBinding,
   type BindingKey,
-  type TemplateKey,
 } from './keys.ts';
 import { buildManifest, conflictResolutionOf, readdressedManifest } from './manifest.ts';
+import { claimOf } from './policy-claim.ts';
 import { BY_BINDING_ID } from './resources.ts';
 
 export const name = 'propagation-binding-sync';
@@ -151,12 +151,9 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
   const clusters = new Set((binding.spec.clusters ?? []).map((cluster) => cluster.name));
   for (const work of works)
     if (!clusters.has(clusterOfWork(work)) && !work.metadata.deletionTimestamp) await deleteWork(work, view);
-  const source = clusters.size
-    ? await recordedTemplate(binding, template, works, view, templateKey)
-    : template;
-  if (!source) return done(); // the template is gone; its deletion event wakes this binding
-  const current = source.metadata.resourceVersion === binding.spec.resource.resourceVersion;
-  const conflictResolution = conflictResolutionOf(source, binding.spec.conflictResolution, (message) =>
+  if (clusters.size && awaitsClaimedTemplate(binding, template, works)) return done();
+  const current = template.metadata.resourceVersion === binding.spec.resource.resourceVersion;
+  const conflictResolution = conflictResolutionOf(template, binding.spec.conflictResolution, (message) =>
     log.warn(message),
   );
   for (const cluster of clusters) {
@@ -169,7 +166,7 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
     const desired = desiredWork(
       binding,
       key,
-      source,
+      template,
       { namespace, name },
       existing,
       conflictResolution,
@@ -200,27 +197,30 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
 }
 
 /**
- * The template a binding's Works are built from: the store's copy, unless the binding records
- * another version of it and no Work of the binding holds a manifest yet. The store then most
- * likely lags the detector, which created the binding from its own claim write (§2.4, §2.5): the
- * template is read live (§4.5), and used when it is the version the binding records. Otherwise the
- * first Works would carry a template without its claim keys, and each would be rewritten, with
- * its member copy, as soon as the store caught up. Undefined when the template is gone.
+ * A binding made from a claim write its template store has not shown yet (§2.4, §2.5): the
+ * detector created the binding from the template its claim write returned, so the binding carries
+ * a claim the stored template lacks and records another version, and no Work of the binding holds
+ * a manifest yet. Works built now would carry the template without its claim keys, and would be
+ * rewritten, with their member copies, a moment later; the stored template reaching the recorded
+ * version wakes the binding instead (`templateCaughtUp`). A binding whose claim the template
+ * carries is not held (a lost claim keeps its recorded version for good).
  */
-async function recordedTemplate(
-  binding: Binding,
-  stored: KubeObject,
-  works: readonly Work[],
-  view: HubView,
-  templateKey: TemplateKey,
-): Promise<KubeObject | undefined> {
-  const recorded = binding.spec.resource.resourceVersion;
-  if (stored.metadata.resourceVersion === recorded || recordedManifest(works)) return stored;
-  const client = view.templateClient(templateKey);
-  if (!client) return stored;
-  const live = await client.get(templateKey.name, templateKey.namespace || undefined);
-  if (!live || live.metadata.uid !== binding.spec.resource.uid) return undefined;
-  return live.metadata.resourceVersion === recorded ? live : stored;
+export function awaitsClaimedTemplate(binding: Binding, stored: KubeObject, works: readonly Work[]): boolean {
+  const claim = claimOf(binding);
+  return (
+    claim !== undefined &&
+    claimOf(stored)?.id !== claim.id &&
+    stored.metadata.resourceVersion !== binding.spec.resource.resourceVersion &&
+    !recordedManifest(works)
+  );
+}
+
+/** A template event that can decide a binding: its deletion, or its reaching the version the binding records. */
+export function templateCaughtUp(event: InformerEvent<KubeObject>, view: HubView): BindingKey[] {
+  const key = bindingKeyOfTemplate(templateKeyOf(event.object));
+  if (event.type === 'DELETED') return [key];
+  const binding = view.bindings(key.kind).get(key.namespace || undefined, key.name);
+  return binding?.spec.resource.resourceVersion === event.object.metadata.resourceVersion ? [key] : [];
 }
 
 function desiredWork(
@@ -318,11 +318,7 @@ export const bindingSyncController: ControllerDefinition<EngineContext> = {
         if (resource?.apiVersion === kind.apiVersion && resource.kind === kind.kind)
           controller.enqueue(bindingKeyOf(binding));
       }
-      return controller.watch(
-        watches(kind.informer, (event) =>
-          event.type === 'DELETED' ? [bindingKeyOfTemplate(templateKeyOf(event.object))] : [],
-        ),
-      );
+      return controller.watch(watches(kind.informer, (event) => templateCaughtUp(event, view)));
     });
     return controller;
   },
