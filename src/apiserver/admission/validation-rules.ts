@@ -17,6 +17,8 @@
  *   `message`, else `failed rule: <rule>`; `reason` FieldValueForbidden, FieldValueRequired or
  *   FieldValueDuplicate words it as those; `fieldPath` (`.a.b`, `['k']`) moves it to that field.
  *   A rule that errors fails with `<error> evaluating rule: <message or rule>`.
+ * - In a subtree recorded as admitted under its node (admitted-subtrees.ts), only the transition
+ *   rules are evaluated: every other rule there held before on the same value and holds again.
  *
  * Example: on `spec.location` with `{rule: "self == oldSelf", message: "spec.location is
  * immutable"}`, a create passes (no old value), an update changing `spec.location.name` fails
@@ -30,6 +32,7 @@
 import { isCelError, type CelError } from '@bufbuild/cel';
 import { duplicateValue, forbiddenField, invalidValue, required, type FieldError } from '../errors.ts';
 import { isPlainObject } from '../objects.ts';
+import { isAdmitted } from './admitted-subtrees.ts';
 import { celOptional, compileExpression, toCelValue, type Bindings, type Expression } from './cel.ts';
 import {
   childPath,
@@ -49,6 +52,7 @@ type CompiledRule =
 
 const compiledRules = new WeakMap<SchemaNode, CompiledRule[]>();
 const subtreeHasRules = new WeakMap<SchemaNode, boolean>();
+const subtreeHasTransitionRules = new WeakMap<SchemaNode, boolean>();
 
 /** Every failing rule in `object` (and, for transition rules, against `old`). */
 export function validateRules(object: unknown, old: unknown, schema: SchemaNode): FieldError[] {
@@ -64,14 +68,28 @@ function visit(
   path: string,
   resourceRoot: boolean,
   errors: FieldError[],
+  transitionsOnly = false,
 ) {
-  if (value === null || value === undefined || !hasRules(node)) return;
-  errors.push(...evaluateNode(value, old, node, path, resourceRoot));
+  if (value === null || value === undefined) return;
+  // In a subtree admitted before (admitted-subtrees.ts) every rule not reading oldSelf held, and
+  // holds again: only the transition rules are evaluated.
+  const onlyTransitions =
+    transitionsOnly || ((!resourceRoot || isEmbeddedResource(node)) && isAdmitted(node, value));
+  if (!(onlyTransitions ? hasTransitionRules(node) : hasRules(node))) return;
+  errors.push(...evaluateNode(value, old, node, path, resourceRoot, onlyTransitions));
   if (Array.isArray(value) && node.items) {
     const items = node.items;
     const oldItem = correlator(node, old);
     value.forEach((item, i) =>
-      visit(item, oldItem(item), items, indexPath(path, i), isEmbeddedResource(items), errors),
+      visit(
+        item,
+        oldItem(item),
+        items,
+        indexPath(path, i),
+        isEmbeddedResource(items),
+        errors,
+        onlyTransitions,
+      ),
     );
   } else if (isPlainObject(value)) {
     const oldObject = isPlainObject(old) ? old : {};
@@ -81,7 +99,7 @@ function visit(
       const child = property ?? values;
       if (!child) continue;
       const at = property ? childPath(path, key) : keyPath(path, key);
-      visit(field, oldObject[key], child, at, isEmbeddedResource(child), errors);
+      visit(field, oldObject[key], child, at, isEmbeddedResource(child), errors, onlyTransitions);
     }
   }
 }
@@ -89,13 +107,33 @@ function visit(
 function hasRules(node: SchemaNode): boolean {
   let found = subtreeHasRules.get(node);
   if (found === undefined) {
-    const children = [...Object.values(node.properties ?? {}), mapValueSchema(node), node.items];
     found =
       (node['x-kubernetes-validations']?.length ?? 0) > 0 ||
-      children.some((child) => child && hasRules(child));
+      childNodes(node).some((child) => child && hasRules(child));
     subtreeHasRules.set(node, found);
   }
   return found;
+}
+
+/** Whether a rule reading oldSelf (or one that does not compile) sits at `node` or below it. */
+function hasTransitionRules(node: SchemaNode): boolean {
+  let found = subtreeHasTransitionRules.get(node);
+  if (found === undefined) {
+    found =
+      rulesOf(node).some(isTransitionRule) ||
+      childNodes(node).some((child) => child && hasTransitionRules(child));
+    subtreeHasTransitionRules.set(node, found);
+  }
+  return found;
+}
+
+function childNodes(node: SchemaNode): (SchemaNode | undefined)[] {
+  return [...Object.values(node.properties ?? {}), mapValueSchema(node), node.items];
+}
+
+/** A rule whose result may depend on the old object: it reads oldSelf, or it did not compile. */
+function isTransitionRule(compiled: CompiledRule): boolean {
+  return 'error' in compiled || compiled.check.usesOldSelf;
 }
 
 /** Finds an item's old counterpart: by key fields in a list-type map, never in other lists. */
@@ -114,8 +152,9 @@ function evaluateNode(
   node: SchemaNode,
   path: string,
   resourceRoot: boolean,
+  onlyTransitions: boolean,
 ): FieldError[] {
-  const rules = rulesOf(node);
+  const rules = onlyTransitions ? rulesOf(node).filter(isTransitionRule) : rulesOf(node);
   if (rules.length === 0) return [];
   const type = schemaType(node);
   const self = toCelValue(value, node, resourceRoot);
