@@ -252,6 +252,17 @@ describe('admitted subtrees: what is skipped and what is not', () => {
     assert.deepEqual(fast, statusWrite(structuredClone(stored)));
   });
 
+  it('reuses a rule that held on an unchanged side only for that same object as self and oldSelf', () => {
+    const stored = plugin.admit(request(type, { object: widget({ count: 1 }) }));
+    const update = (object: KubeObject, old: KubeObject) =>
+      outcome(type, { operation: 'UPDATE', object, old }) as { message?: string };
+    // The status write holds `oldSelf.count < 3` with the stored spec as both self and oldSelf.
+    assert.equal(update({ ...stored, status: { phase: 'Ready' } }, stored).message, undefined);
+    // The same spec as self against another oldSelf is evaluated afresh, and fails.
+    const before = { ...stored, spec: { count: 4 } };
+    assert.match(update(stored, before).message ?? '', /count was 3 or more/);
+  });
+
   it('reports the errors of the changed side in the order and wording of the whole schema', () => {
     const stored = plugin.admit(request(type, { object: widget({ count: 1 }) }));
     const write = (old: KubeObject, object: KubeObject) =>

@@ -19,6 +19,8 @@
  *   A rule that errors fails with `<error> evaluating rule: <message or rule>`.
  * - In a subtree recorded as admitted under its node (admitted-subtrees.ts), only the transition
  *   rules are evaluated: every other rule there held before on the same value and holds again.
+ *   A rule that held on an object as both `self` and `oldSelf` (a side the write left as stored)
+ *   is not evaluated again on that same object as both: a rule is a function of the two.
  *
  * Example: on `spec.location` with `{rule: "self == oldSelf", message: "spec.location is
  * immutable"}`, a create passes (no old value), an update changing `spec.location.name` fails
@@ -53,6 +55,8 @@ type CompiledRule =
 const compiledRules = new WeakMap<SchemaNode, CompiledRule[]>();
 const subtreeHasRules = new WeakMap<SchemaNode, boolean>();
 const subtreeHasTransitionRules = new WeakMap<SchemaNode, boolean>();
+/** Per object: the compiled rules that held with it as both self and oldSelf. */
+const heldOnUnchanged = new WeakMap<object, WeakSet<CompiledRule>>();
 
 /** Every failing rule in `object` (and, for transition rules, against `old`). */
 export function validateRules(object: unknown, old: unknown, schema: SchemaNode): FieldError[] {
@@ -154,11 +158,18 @@ function evaluateNode(
   resourceRoot: boolean,
   onlyTransitions: boolean,
 ): FieldError[] {
-  const rules = onlyTransitions ? rulesOf(node).filter(isTransitionRule) : rulesOf(node);
+  // A rule is a function of self and oldSelf: one that held on this very object as both (the
+  // unchanged side of a write) holds again.
+  const unchanged = value === old && typeof value === 'object' && value !== null ? value : undefined;
+  const held = unchanged && heldOnUnchanged.get(unchanged);
+  const rules = rulesOf(node).filter(
+    (compiled) => (!onlyTransitions || isTransitionRule(compiled)) && !held?.has(compiled),
+  );
   if (rules.length === 0) return [];
   const type = schemaType(node);
   const self = toCelValue(value, node, resourceRoot);
-  const oldSelf = old === undefined || old === null ? undefined : toCelValue(old, node, resourceRoot);
+  const oldSelf =
+    old === undefined || old === null ? undefined : unchanged ? self : toCelValue(old, node, resourceRoot);
   const plain: Bindings = oldSelf === undefined ? { self } : { self, oldSelf };
   const errors: FieldError[] = [];
   for (const compiled of rules) {
@@ -172,8 +183,19 @@ function evaluateNode(
     if (isCelError(result)) errors.push(invalidValue(displayPath(path), type, runtimeFailure(result, rule)));
     else if (result !== true)
       errors.push(ruleFailure(compiled, reportedPath(path, compiled.fieldPath), type, plain));
+    else if (unchanged) heldOn(unchanged).add(compiled);
   }
   return errors;
+}
+
+/** The rules that held with `value` as both self and oldSelf. */
+function heldOn(value: object): WeakSet<CompiledRule> {
+  let held = heldOnUnchanged.get(value);
+  if (!held) {
+    held = new WeakSet<CompiledRule>();
+    heldOnUnchanged.set(value, held);
+  }
+  return held;
 }
 
 function rulesOf(node: SchemaNode): CompiledRule[] {
