@@ -16,6 +16,7 @@
  *     store (the revision log's transact) and encode (the presented JSON).
  *
  * Usage: node --import tsx bench/apiserver/crd-writes.ts [--writes N] [--rounds R] [--root DIR]
+ *          [--kind NetworkBinding|ResourceBinding] [--op create|status|spec]
  * `--root DIR` runs the write path of another checkout (DIR/src/...), for A/B against a base
  * tree: run base and after alternately and compare the medians.
  */
@@ -28,9 +29,15 @@ interface Args {
   writes: number;
   rounds: number;
   root: string;
+  kind: string;
+  op: string;
 }
 
-const args = parseFlags<Args>(process.argv.slice(2), { writes: 2000, rounds: 5, root: '' });
+const args = parseFlags<Args>(
+  process.argv.slice(2),
+  { writes: 2000, rounds: 5, root: '', kind: 'all', op: 'all' },
+  { kind: ['all', 'NetworkBinding', 'ResourceBinding'], op: ['all', 'create', 'status', 'spec'] },
+);
 const root = resolve(args.root || join(import.meta.dirname, '..', '..'));
 
 type KubeObject = {
@@ -249,7 +256,8 @@ function writeSpec(kind: Kind, created: KubeObject, j: number): KubeObject {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const ops: Op[] = ['create', 'status', 'spec'];
+const ops = (['create', 'status', 'spec'] as const).filter((op) => args.op === 'all' || args.op === op);
+for (const name of Object.keys(kinds)) if (args.kind !== 'all' && args.kind !== name) delete kinds[name];
 const results = new Map<string, Record<string, number[]>>();
 for (const kind of Object.values(kinds)) for (const op of ops) batch(kind, op, 200); // warm-up
 for (let round = 0; round < args.rounds; round++) {

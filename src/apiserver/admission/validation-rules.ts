@@ -56,7 +56,7 @@ const compiledRules = new WeakMap<SchemaNode, CompiledRule[]>();
 const subtreeHasRules = new WeakMap<SchemaNode, boolean>();
 const subtreeHasTransitionRules = new WeakMap<SchemaNode, boolean>();
 /** Per object: the compiled rules that held with it as both self and oldSelf. */
-const heldOnUnchanged = new WeakMap<object, WeakSet<CompiledRule>>();
+const heldOnUnchanged = new WeakMap<object, CompiledRule[]>();
 
 /** Every failing rule in `object` (and, for transition rules, against `old`). */
 export function validateRules(object: unknown, old: unknown, schema: SchemaNode): FieldError[] {
@@ -163,7 +163,7 @@ function evaluateNode(
   const unchanged = value === old && typeof value === 'object' && value !== null ? value : undefined;
   const held = unchanged && heldOnUnchanged.get(unchanged);
   const rules = rulesOf(node).filter(
-    (compiled) => (!onlyTransitions || isTransitionRule(compiled)) && !held?.has(compiled),
+    (compiled) => (!onlyTransitions || isTransitionRule(compiled)) && !held?.includes(compiled),
   );
   if (rules.length === 0) return [];
   const type = schemaType(node);
@@ -183,16 +183,16 @@ function evaluateNode(
     if (isCelError(result)) errors.push(invalidValue(displayPath(path), type, runtimeFailure(result, rule)));
     else if (result !== true)
       errors.push(ruleFailure(compiled, reportedPath(path, compiled.fieldPath), type, plain));
-    else if (unchanged) heldOn(unchanged).add(compiled);
+    else if (unchanged) heldOn(unchanged).push(compiled);
   }
   return errors;
 }
 
-/** The rules that held with `value` as both self and oldSelf. */
-function heldOn(value: object): WeakSet<CompiledRule> {
+/** The rules that held with `value` as both self and oldSelf (a node's few rules: a list). */
+function heldOn(value: object): CompiledRule[] {
   let held = heldOnUnchanged.get(value);
   if (!held) {
-    held = new WeakSet<CompiledRule>();
+    held = [];
     heldOnUnchanged.set(value, held);
   }
   return held;
