@@ -13,12 +13,13 @@
  * port, is started again on that same port, so `kill('apiserver')` and `restart('apiserver')`
  * crash and restart the API server (with its stand-ins) in place: the processes' tokens are signed
  * with the data directory's key and stay valid, and the processes reconnect on their own.
+ * Each process's output (the API server's too, after its ready line) is kept in `<dir>/logs`.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { renderKubeconfig } from '../../src/apiserver/auth/kubeconfig.ts';
 import { cellServiceAccountUser } from '../../src/fleet/identities.ts';
 import { startChildFleet, type ChildFleet } from './fleet.ts';
@@ -98,7 +99,17 @@ export async function startSplitFleet(options: SplitFleetOptions): Promise<Split
       args: ['--stand-ins-only', '--audit-log', auditLog, ...(port ? ['--port', String(port)] : [])],
       timeoutMs: 120_000,
     });
+  /** Each process's output from its start on, appended to `<dir>/logs/<name>.log` across restarts. */
+  const logs = join(options.dir, 'logs');
+  await mkdir(logs, { recursive: true });
+  const keepLog = (name: string, child: ChildProcess) => {
+    const file = createWriteStream(join(logs, `${name}.log`), { flags: 'a' });
+    child.stdout?.pipe(file, { end: false });
+    child.stderr?.pipe(file, { end: false });
+    child.once('close', () => file.end()); // after its output streams have ended
+  };
   let fleet = await startUp();
+  keepLog(APISERVER, fleet.child);
   const processes = new Map<string, RunningProcess>();
   try {
     const admin = fleet.kubectl;
@@ -231,9 +242,12 @@ export async function startSplitFleet(options: SplitFleetOptions): Promise<Split
     const restart = async (name: string) => {
       if (name === APISERVER) {
         if (!dataDir) throw new Error('the API server can be restarted only with restartableServer');
-        return (fleet = await startUp(port));
+        fleet = await startUp(port);
+        keepLog(APISERVER, fleet.child);
+        return fleet;
       }
       const started = await starters.get(name)!();
+      keepLog(name, started.child);
       processes.set(name, started);
       return started;
     };
