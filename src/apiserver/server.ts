@@ -35,7 +35,8 @@ import { loadOrCreateCertificates, type ServingCertificates } from './auth/certi
 import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
 import { selfSubjectAccessReview } from './auth/access-review.ts';
 import { selfSubjectRulesReview } from './auth/rules-review.ts';
-import { requestToken } from './auth/token-request.ts';
+import { requestToken, serviceAccountIdentity } from './auth/token-request.ts';
+import { SignedTokens } from './auth/signed-tokens.ts';
 import { escalationPrevention } from './auth/escalation.ts';
 import { forbiddenError, RbacAuthorizer, type RequestAttributes } from './auth/rbac.ts';
 import { impersonated } from './auth/impersonation.ts';
@@ -161,7 +162,12 @@ export class ApiServer {
   private constructor(
     readonly certificates: ServingCertificates,
     private readonly options: ApiServerOptions,
+    /** Signs ServiceAccount tokens; its key is the data directory's, so they survive a restart. */
+    private readonly serviceAccountTokens: SignedTokens,
   ) {
+    this.authenticator.verifyWith((token, plane) =>
+      serviceAccountIdentity(serviceAccountTokens, (name) => this.plane(name), token, plane),
+    );
     this.log = options.log ?? pino({ level: process.env.LOG_LEVEL ?? 'warn' });
     this.watchSettings = { ...DEFAULT_WATCH_SETTINGS, ...options.watch };
     if (options.auditLog) this.audit = AuditLog.open(options.auditLog);
@@ -174,7 +180,7 @@ export class ApiServer {
     const host = options.host;
     const hosts = host && host !== '0.0.0.0' && host !== '::' ? [host] : [];
     const certificates = await loadOrCreateCertificates(options.dataDir, hosts);
-    const server = new ApiServer(certificates, options);
+    const server = new ApiServer(certificates, options, await SignedTokens.load(options.dataDir));
     await server.loadAdminToken();
     await server.listen();
     return server;
@@ -531,7 +537,7 @@ export class ApiServer {
       return writeJson(
         res,
         201,
-        requestToken(plane, this.authenticator, target.namespace!, target.name!, request),
+        requestToken(plane, this.serviceAccountTokens, target.namespace!, target.name!, request),
       );
     }
     switch (target.verb) {

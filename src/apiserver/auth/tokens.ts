@@ -8,6 +8,8 @@
  * case-insensitive, surrounding whitespace ignored), finds the credential by digest and confirms it
  * with a constant-time comparison. Every identity it returns carries the group
  * `system:authenticated`, and is a copy the caller may change freely.
+ * A token it does not hold is offered to its verifier, when it has one (a signed token that
+ * carries its own identity, token-request.ts); the verifier's identity gets the same group.
  * Caveat: tokens live as long as the process; persisting them is the caller's business, and
  * `register` takes them back on the next start.
  */
@@ -32,9 +34,18 @@ interface Credential {
   acceptedBy?: (plane: string) => boolean;
 }
 
+/** The identity of a token the authenticator does not hold, for a request to `plane`. */
+export type TokenVerifier = (token: string, plane: string | undefined) => Identity | undefined;
+
 export class TokenAuthenticator {
   // Keyed by the hex digest, so a lookup never touches the token itself.
   readonly #credentials = new Map<string, Credential>();
+  #verifier?: TokenVerifier;
+
+  /** Asks `verifier` about every token not minted or registered here. */
+  verifyWith(verifier: TokenVerifier): void {
+    this.#verifier = verifier;
+  }
 
   mint(identity: Identity): string {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
@@ -67,7 +78,11 @@ export class TokenAuthenticator {
     if (token === undefined) return undefined;
     const digest = digestOf(token);
     const credential = this.#credentials.get(digest.toString('hex'));
-    if (credential === undefined || !timingSafeEqual(credential.digest, digest)) return undefined;
+    if (credential === undefined) {
+      const verified = this.#verifier?.(token, plane);
+      return verified && authenticated(verified);
+    }
+    if (!timingSafeEqual(credential.digest, digest)) return undefined;
     if (credential.valid && !credential.valid()) {
       this.#credentials.delete(digest.toString('hex'));
       return undefined;
