@@ -307,10 +307,7 @@ export class ApiServer {
    * by every plane, or only by those `acceptedBy` answers true for (as a token a plane issued).
    */
   createIdentity(name: string, groups: string[] = [], acceptedBy?: (plane: string) => boolean): string {
-    const identity = { name, groups };
-    return acceptedBy
-      ? this.authenticator.mintBound(identity, () => true, acceptedBy)
-      : this.authenticator.mint(identity);
+    return this.authenticator.mint({ name, groups }, acceptedBy);
   }
 
   /** A kubeconfig with one context per plane (the root plane's is `root`), all as `identityToken`. */

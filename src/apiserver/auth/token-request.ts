@@ -96,10 +96,11 @@ interface ServiceAccountClaims {
 
 function asClaims(payload: Record<string, unknown>): ServiceAccountClaims | undefined {
   const { sub, groups, plane, namespace, name, uid, iat, exp } = payload;
-  const strings = [sub, plane, namespace, name, uid].every((v) => typeof v === 'string');
-  if (!strings || typeof iat !== 'number' || typeof exp !== 'number') return undefined;
-  if (!Array.isArray(groups) || !groups.every((g) => typeof g === 'string')) return undefined;
-  return payload as unknown as ServiceAccountClaims;
+  if (typeof sub !== 'string' || typeof plane !== 'string' || typeof namespace !== 'string') return undefined;
+  if (typeof name !== 'string' || typeof uid !== 'string') return undefined;
+  if (typeof iat !== 'number' || typeof exp !== 'number') return undefined;
+  if (!Array.isArray(groups) || !groups.every((g): g is string => typeof g === 'string')) return undefined;
+  return { sub, groups, plane, namespace, name, uid, iat, exp };
 }
 
 /**

@@ -28,8 +28,6 @@ const TOKEN_BYTES = 32;
 interface Credential {
   digest: Buffer;
   identity: Identity;
-  /** A bound token (TokenRequest) is refused once this answers false: expired, or its holder gone. */
-  valid?: () => boolean;
   /** A bound token is accepted only by the planes this answers true for (its issuer's). */
   acceptedBy?: (plane: string) => boolean;
 }
@@ -47,9 +45,11 @@ export class TokenAuthenticator {
     this.#verifier = verifier;
   }
 
-  mint(identity: Identity): string {
+  /** A new token for `identity`, accepted by every plane or only by those `acceptedBy` answers true for. */
+  mint(identity: Identity, acceptedBy?: (plane: string) => boolean): string {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    this.register(token, identity);
+    const digest = digestOf(token);
+    this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity), acceptedBy });
     return token;
   }
 
@@ -57,19 +57,6 @@ export class TokenAuthenticator {
     if (token === '' || /\s/.test(token)) throw new Error(INVALID_TOKEN);
     const digest = digestOf(token);
     this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity) });
-  }
-
-  /** A token accepted only while `valid()` answers true; forgotten the first time it does not. */
-  mintBound(identity: Identity, valid: () => boolean, acceptedBy?: (plane: string) => boolean): string {
-    const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    const digest = digestOf(token);
-    this.#credentials.set(digest.toString('hex'), {
-      digest,
-      identity: authenticated(identity),
-      valid,
-      acceptedBy,
-    });
-    return token;
   }
 
   /** The identity of the header's token, for a request to `plane` (any plane when not given). */
@@ -83,10 +70,6 @@ export class TokenAuthenticator {
       return verified && authenticated(verified);
     }
     if (!timingSafeEqual(credential.digest, digest)) return undefined;
-    if (credential.valid && !credential.valid()) {
-      this.#credentials.delete(digest.toString('hex'));
-      return undefined;
-    }
     if (plane !== undefined && credential.acceptedBy && !credential.acceptedBy(plane)) return undefined;
     return authenticated(credential.identity);
   }
