@@ -48,15 +48,14 @@ export class TokenAuthenticator {
   /** A new token for `identity`, accepted by every plane or only by those `acceptedBy` answers true for. */
   mint(identity: Identity, acceptedBy?: (plane: string) => boolean): string {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    const digest = digestOf(token);
-    this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity), acceptedBy });
+    this.register(token, identity, acceptedBy);
     return token;
   }
 
-  register(token: string, identity: Identity): void {
+  register(token: string, identity: Identity, acceptedBy?: (plane: string) => boolean): void {
     if (token === '' || /\s/.test(token)) throw new Error(INVALID_TOKEN);
     const digest = digestOf(token);
-    this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity) });
+    this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity), acceptedBy });
   }
 
   /** The identity of the header's token, for a request to `plane` (any plane when not given). */
