@@ -6,7 +6,8 @@
  *
  * Guarantees: the template kinds follow the policies' selectors and the bindings' resources from
  * the first event of each; `closeHubView` stops the template informers (the hub plane's own
- * informers stop with the plane) and the CRD watch.
+ * informers stop with the plane) and the CRD watch, also when the CRDs never listed (the process
+ * goes on: a lost term's engine stops this way before a fresh one is built).
  */
 import type { Cluster } from '../apis/cluster/v1alpha1/cluster.ts';
 import type { Work } from '../apis/work/v1alpha1/work.ts';
@@ -109,7 +110,12 @@ function buildHubView(ctx: EngineContext): HubView {
     templates.observe(sourceKey('crb', event.object), event, false),
   );
   let crdsListed = false;
-  void crds.synced().then(() => (crdsListed = true));
+  // An engine stopped before its first CRD list (a term lost while the hub was unreachable, or a
+  // hub refusing the list) rejects synced(): handled, or it ends the process (issue 16).
+  crds.synced().then(
+    () => (crdsListed = true),
+    () => undefined,
+  );
   crds.subscribe(() => {
     if (crdsListed) templates.discoveryChanged();
   });
