@@ -14,7 +14,11 @@
  * SIGKILLed and started again on the same directory and port; the processes' tokens are signed
  * with that directory's key (src/apiserver/auth/token-request.ts), so they keep working, and the
  * processes must reconnect by themselves (relist, rewatch, renew or retake their Leases).
+ * A process found exited though nobody killed it (a crash) is a violation naming it and its log:
+ * a kill of a dead process would otherwise count as one more kill survived (issue 16: in the
+ * seed-1207 bench the propagator died of an unhandled rejection and stayed dead for minutes).
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +57,23 @@ export interface ProcessKillResult {
   violations: string[];
 }
 
+/** The processes of `split` that exited though no kill was sent (crashed), each named once. */
+function exitedByThemselves(split: SplitFleet, named: Set<ChildProcess>): string[] {
+  const children: [string, ChildProcess][] = [
+    [APISERVER, split.fleet.child],
+    ...[...split.processes].map(([name, running]): [string, ChildProcess] => [name, running.child]),
+  ];
+  const exited: string[] = [];
+  for (const [name, child] of children) {
+    if (named.has(child) || (child.exitCode === null && child.signalCode === null)) continue;
+    named.add(child);
+    exited.push(
+      `${name} exited by itself (${child.exitCode !== null ? `exit code ${child.exitCode}` : child.signalCode}); its output is in logs/${name}.log`,
+    );
+  }
+  return exited;
+}
+
 /** One run: a split fleet, each process killed `kills` times apart, invariants after each series. */
 export async function runProcessKills(options: ProcessKillOptions): Promise<ProcessKillResult> {
   const rnd = random(options.seed);
@@ -84,6 +105,13 @@ export async function runProcessKills(options: ProcessKillOptions): Promise<Proc
     const running = split;
     const H = await running.fleet.hubNamespace(PROJECT);
     let acceptedOps = 0;
+    const crashed = new Set<ChildProcess>();
+    const noteCrashes = (series: string) =>
+      result.violations.push(
+        ...exitedByThemselves(running, crashed).map(
+          (v) => `seed ${options.seed}, during ${series}'s kills: ${v}`,
+        ),
+      );
     for (const name of processes) {
       const stop = { now: false };
       // While the API server is down the workers wait: every request would be refused at once.
@@ -105,6 +133,7 @@ export async function runProcessKills(options: ProcessKillOptions): Promise<Proc
       try {
         for (let kill = 0; kill < options.kills; kill++) {
           await sleep(between(options.runMs));
+          noteCrashes(name);
           server.down = name === APISERVER;
           await split.kill(name, 'SIGKILL');
           await sleep(between(options.downMs));
@@ -129,7 +158,9 @@ export async function runProcessKills(options: ProcessKillOptions): Promise<Proc
         stop.now = true;
         await driving;
       }
+      noteCrashes(name);
       const { violations, checks } = await settledInvariants(running.fleet, CHAOS_CELLS, options.settleMs);
+      noteCrashes(name); // while it settled
       result.invariantChecks += checks;
       result.violations.push(...violations.map((v) => `seed ${options.seed}, after ${name}'s kills: ${v}`));
       log(`seed ${options.seed}: ${name}'s series: ${violations.length} violations, ${checks} checks`);
