@@ -5,7 +5,8 @@
  *
  * Guarantees:
  * - the engine runs only while this replica holds the Lease: it is started afresh for each term
- *   of leadership and stopped when the term ends, so two replicas never propagate at once;
+ *   of leadership and stopped when the term ends, so two replicas never propagate at once; a term
+ *   that ends while its engine still waits for the hub's first lists starts no controller;
  * - members are reached through their `Cluster` objects and Secrets (standalone access);
  * - `/healthz` answers 200 while the process serves; `/readyz` answers 200 on a standby replica
  *   and, on the leader, once its engine's hub informers have listed; `/metrics` serves the
@@ -42,6 +43,8 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
   const metrics = new RuntimeMetrics();
   let engine: Engine | undefined;
   let leading = false;
+  /** The current term: ended (aborted) when leadership is lost, so a start still listing gives up. */
+  let term = new AbortController();
 
   const endpoints = await serveEndpoints({
     metricsAddr: options.metricsAddr,
@@ -61,6 +64,7 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
         log,
         clock,
         metrics,
+        signal: term.signal,
       });
     },
     async stop() {
@@ -78,8 +82,14 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
     clock,
     timing: options.leaseTiming,
     what: 'the propagation engine',
-    onStartedLeading: () => (leading = true),
-    onStoppedLeading: () => (leading = false),
+    onStartedLeading: () => {
+      leading = true;
+      term = new AbortController();
+    },
+    onStoppedLeading: () => {
+      leading = false;
+      term.abort();
+    },
   });
   log.info(
     { metricsUrl: endpoints.metricsUrl, healthUrl: endpoints.healthUrl },

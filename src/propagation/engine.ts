@@ -7,13 +7,16 @@
  * every informer's first list reconciles every object it holds (as after every relist), so all
  * rules hold after a start. No leader election happens here: `netpresence propagator` runs it
  * under its Lease, the fleet directly. `stop()` stops every controller, the template informers,
- * the hub informers and the member directory.
+ * the hub informers and the member directory. Given the `signal` of a Lease term, a start still
+ * waiting for the hub's first lists when the term ends starts no controller: it stops what it
+ * built and resolves with a stopped engine (a lost term's engine never reconciles).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { StaticPlane } from '../runtime/manager-context.ts';
 import { systemClock, type Clock } from '../runtime/clock.ts';
+import { termEnded } from '../runtime/leader-election.ts';
 import type { RunnableController } from '../runtime/controller.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { bindingSyncController } from './binding-sync.ts';
@@ -43,6 +46,8 @@ export interface EngineOptions {
   log: Logger;
   clock?: Clock;
   metrics?: RuntimeMetrics;
+  /** The Lease term the engine runs for (netpresence propagator); none: it runs until stopped. */
+  signal?: AbortSignal;
 }
 
 export interface Engine {
@@ -65,12 +70,18 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const controllers: RunnableController[] = [...hubControllers, ...memberControllers].map((definition) =>
     definition.build(ctx),
   );
+  const { signal } = options;
   try {
-    await hub.synced();
-    for (const controller of controllers) await controller.start();
+    await (signal ? Promise.race([hub.synced(), termEnded(signal)]) : hub.synced());
+    if (!signal?.aborted) for (const controller of controllers) await controller.start();
   } catch (err) {
     await stopAll(ctx, hub, controllers);
     throw err;
+  }
+  if (signal?.aborted) {
+    await stopAll(ctx, hub, controllers);
+    options.log.info({ mode: options.mode }, 'the term ended before the propagation engine started');
+    return { ctx, stop: () => Promise.resolve() };
   }
   options.log.info({ mode: options.mode }, 'propagation engine started');
   return { ctx, stop: () => stopAll(ctx, hub, controllers) };
