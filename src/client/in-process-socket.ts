@@ -33,6 +33,8 @@ export abstract class InProcessSocket extends Duplex {
   /** The idle timeout in ms (`net.Socket#timeout`), undefined when none is set. */
   timeout: number | undefined;
   private idle?: NodeJS.Timeout;
+  /** When data last went either way, while a timeout is set (Date.now()). */
+  private lastActive = 0;
 
   constructor() {
     super({ allowHalfOpen: false, emitClose: true, autoDestroy: true });
@@ -44,10 +46,25 @@ export abstract class InProcessSocket extends Duplex {
     this.idle = undefined;
     this.timeout = ms > 0 ? ms : undefined;
     if (ms > 0 && !this.destroyed) {
-      this.idle = setTimeout(() => this.emit('timeout'), ms);
-      this.idle.unref();
+      this.lastActive = Date.now();
+      this.arm(ms);
     }
     return this;
+  }
+
+  private arm(ms: number): void {
+    this.idle = setTimeout(() => this.expire(), ms);
+    this.idle.unref();
+  }
+
+  /** The timer ran out: `timeout` if nothing went either way since, else wait out the rest. */
+  private expire(): void {
+    this.idle = undefined;
+    const ms = this.timeout;
+    if (ms === undefined || this.destroyed) return;
+    const idleFor = Date.now() - this.lastActive;
+    if (idleFor < ms) this.arm(ms - idleFor);
+    else this.emit('timeout');
   }
 
   setKeepAlive(): this {
@@ -76,9 +93,11 @@ export abstract class InProcessSocket extends Duplex {
     else this.end(() => this.destroy());
   }
 
-  /** Data went one way or the other: the idle timer starts over. */
+  /** Data went one way or the other: the idle time starts over (and, after a timeout, is watched again). */
   protected touch(): void {
-    this.idle?.refresh();
+    if (this.timeout === undefined) return;
+    this.lastActive = Date.now();
+    if (!this.idle && !this.destroyed) this.arm(this.timeout);
   }
 
   override _destroy(err: Error | null, callback: (err: Error | null) => void): void {
@@ -134,10 +153,14 @@ class PairSocket extends InProcessSocket {
 
   override _destroy(err: Error | null, callback: (err: Error | null) => void): void {
     const peer = this.peer;
-    this.peer = undefined;
     const held = this.held;
     this.held = undefined;
-    if (peer) process.nextTick(() => peer.peerGone());
+    // After the deliveries already queued: what was written before the end is read.
+    if (peer)
+      process.nextTick(() => {
+        this.peer = undefined;
+        peer.peerGone();
+      });
     super._destroy(err, (error) => {
       callback(error);
       held?.();
