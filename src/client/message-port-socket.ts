@@ -5,9 +5,10 @@
  * client's thread through an acceptor port; `acceptPorts` serves them on the server's.
  *
  * Guarantees (besides in-process-socket.ts's):
- * - bytes cross as transferred ArrayBuffers: a write (or a batch of writes made in one tick) is
- *   copied once into a buffer of its own, which is then moved, not cloned, to the other thread;
- *   a caller's Buffer is never detached;
+ * - bytes cross as transferred ArrayBuffers: what a socket is written in one turn of the event
+ *   loop (say, the watch events of every request served in it) is copied once into a buffer of
+ *   its own at the turn's end (`setImmediate`), which is then moved, not cloned, to the other
+ *   thread — one message, not one per write; a caller's Buffer is never detached;
  * - backpressure across the threads: at most `WINDOW` bytes are sent and not yet read by the
  *   other end; the reader acknowledges what it has read in steps of `ACK_STEP` bytes, and
  *   stops acknowledging while its own readable buffer is full;
@@ -37,6 +38,9 @@ export class MessagePortSocket extends InProcessSocket {
   private unacked = 0;
   /** A write callback, held while `inFlight` is at the window. */
   private held?: () => void;
+  /** Written in this turn of the event loop, posted together at its end (`flushAll`). */
+  private unsent: Buffer[] = [];
+  private unsentSize = 0;
   private portClosed = false;
 
   constructor(private readonly port: MessagePort) {
@@ -63,6 +67,27 @@ export class MessagePortSocket extends InProcessSocket {
     this.touch();
     // The peer is gone: as over a socket whose reader has closed, the bytes go nowhere.
     if (this.portClosed) return callback();
+    for (const chunk of chunks) this.unsent.push(chunk);
+    this.unsentSize += size;
+    toFlush.add(this);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flushAll);
+    }
+    this.inFlight += size;
+    if (this.inFlight < WINDOW) callback();
+    else this.held = callback;
+  }
+
+  /** Posts what was written since the last flush as one message (one copy, then moved). */
+  flush(): void {
+    const size = this.unsentSize;
+    if (size === 0) return;
+    const chunks = this.unsent;
+    this.unsent = [];
+    this.unsentSize = 0;
+    toFlush.delete(this);
+    if (this.portClosed) return;
     const data = new ArrayBuffer(size);
     const view = new Uint8Array(data);
     let offset = 0;
@@ -71,9 +96,6 @@ export class MessagePortSocket extends InProcessSocket {
       offset += chunk.length;
     }
     this.port.postMessage(data, [data]);
-    this.inFlight += size;
-    if (this.inFlight < WINDOW) callback();
-    else this.held = callback;
   }
 
   private receive(frame: Frame): void {
@@ -105,11 +127,14 @@ export class MessagePortSocket extends InProcessSocket {
   }
 
   override _final(callback: () => void): void {
+    this.flush();
     if (!this.portClosed) this.port.postMessage('end');
     callback();
   }
 
   override _destroy(err: Error | null, callback: (err: Error | null) => void): void {
+    // What was written before the end is still read by the peer.
+    this.flush();
     this.close();
     super._destroy(err, callback);
   }
@@ -127,6 +152,9 @@ export class MessagePortSocket extends InProcessSocket {
   private close(): void {
     if (this.portClosed) return;
     this.portClosed = true;
+    toFlush.delete(this);
+    this.unsent = [];
+    this.unsentSize = 0;
     this.port.close();
     const held = this.held;
     this.held = undefined;
@@ -138,6 +166,16 @@ export class MessagePortSocket extends InProcessSocket {
     this.close();
     if (!this.readableEnded) this.push(null);
   }
+}
+
+/** Sockets written to in this turn of the event loop; one `setImmediate` posts for them all. */
+const toFlush = new Set<MessagePortSocket>();
+let flushScheduled = false;
+
+function flushAll(): void {
+  flushScheduled = false;
+  for (const socket of toFlush) socket.flush();
+  toFlush.clear();
 }
 
 /** What an acceptor port carries: one new connection's port. */
