@@ -34,6 +34,19 @@ describe('MessagePortSocket', () => {
     await closedBoth(a, b);
   });
 
+  it('posts what it is written in one turn of the event loop as one message', async () => {
+    const [a, b] = connected();
+    const chunks: string[] = [];
+    b.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    for (let i = 0; i < 10; i++) a.write(`${i}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    a.write('next turn');
+    a.end();
+    await once(b, 'end');
+    assert.deepEqual(chunks, ['0123456789', 'next turn']);
+    await closedBoth(a, b);
+  });
+
   it('never detaches the buffer a caller wrote', async () => {
     const [a, b] = connected();
     // Small Buffers share one pooled ArrayBuffer: moving it would empty the others.
