@@ -5,9 +5,12 @@ import type { Duplex } from 'node:stream';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { acceptPorts, MessagePortSocket, portConnector, WINDOW } from './message-port-socket.ts';
 
-function connected(): [MessagePortSocket, MessagePortSocket] {
+/** One connection through a new acceptor channel: [the connecting end, the accepted end]. */
+async function connected(): Promise<[MessagePortSocket, MessagePortSocket]> {
   const { port1, port2 } = new MessageChannel();
-  return [new MessagePortSocket(port1), new MessagePortSocket(port2)];
+  const accepted = new Promise<MessagePortSocket>((resolve) => acceptPorts(port1, resolve));
+  const a = portConnector(port2)();
+  return [a, await accepted];
 }
 
 async function readAll(socket: Duplex): Promise<string> {
@@ -22,7 +25,7 @@ const closedBoth = (a: Duplex, b: Duplex) =>
 
 describe('MessagePortSocket', () => {
   it('carries bytes both ways, in order', async () => {
-    const [a, b] = connected();
+    const [a, b] = await connected();
     a.write('one ');
     a.write('two ');
     b.write('back');
@@ -35,7 +38,7 @@ describe('MessagePortSocket', () => {
   });
 
   it('posts what it is written in one turn of the event loop as one message', async () => {
-    const [a, b] = connected();
+    const [a, b] = await connected();
     const chunks: string[] = [];
     b.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
     for (let i = 0; i < 10; i++) a.write(`${i}`);
@@ -48,7 +51,7 @@ describe('MessagePortSocket', () => {
   });
 
   it('never detaches the buffer a caller wrote', async () => {
-    const [a, b] = connected();
+    const [a, b] = await connected();
     // Small Buffers share one pooled ArrayBuffer: moving it would empty the others.
     const first = Buffer.from('first');
     const second = Buffer.from('second');
@@ -62,7 +65,7 @@ describe('MessagePortSocket', () => {
   });
 
   it('holds writes once a window of bytes is unread, and releases them as the reader reads', async () => {
-    const [a, b] = connected();
+    const [a, b] = await connected();
     b.pause();
     let acknowledged = 0;
     const writes: Promise<void>[] = [];
@@ -85,7 +88,7 @@ describe('MessagePortSocket', () => {
   });
 
   it('on destroy(), lets the peer read what was sent, then its end, and drops what the peer writes', async () => {
-    const [a, b] = connected();
+    const [a, b] = await connected();
     a.write('sent before');
     a.destroy();
     const wrote = new Promise<void>((resolve, reject) =>
@@ -97,7 +100,7 @@ describe('MessagePortSocket', () => {
   });
 
   it('releases a writer waiting on the window when the reader is destroyed', async () => {
-    const [a, b] = connected();
+    const [a, b] = await connected();
     b.pause();
     const waiting = new Promise<void>((resolve) => a.write(Buffer.alloc(2 * WINDOW), () => resolve()));
     await new Promise((resolve) => setImmediate(resolve));
@@ -107,7 +110,7 @@ describe('MessagePortSocket', () => {
   });
 
   it('unrefs and refs its port with the socket', async () => {
-    const [a, b] = connected();
+    const [a, b] = await connected();
     assert.equal(a.unref(), a);
     assert.equal(a.ref(), a);
     a.destroy();
@@ -116,7 +119,7 @@ describe('MessagePortSocket', () => {
 });
 
 describe('connections through an acceptor port', () => {
-  it('serves many connections at once, each its own channel', async () => {
+  it('serves many connections at once over one port', async () => {
     const { port1, port2 } = new MessageChannel();
     const served: string[] = [];
     acceptPorts(port1, (socket) => {
@@ -141,6 +144,29 @@ describe('connections through an acceptor port', () => {
     port1.close();
   });
 
+  it('delivers what one turn wrote to several connections in the order it was written', async () => {
+    // A thread dispatches messages waiting on several ports in the order the ports were made:
+    // with a port per connection, a request written later on an older connection was served
+    // before one written earlier on a newer connection (S109: a controller's release overtaken).
+    const { port1, port2 } = new MessageChannel();
+    const read: string[] = [];
+    let accepted = 0;
+    acceptPorts(port1, (socket) => {
+      accepted++;
+      socket.on('data', (chunk: Buffer) => read.push(chunk.toString()));
+    });
+    const connect = portConnector(port2);
+    const sockets = Array.from({ length: 5 }, () => connect());
+    while (accepted < 5) await new Promise((resolve) => setImmediate(resolve));
+    const order = [4, 1, 3, 0, 2, 4, 0];
+    for (const i of order) sockets[i].write(`c${i}`);
+    const expected = order.map((i) => `c${i}`).join('');
+    while (read.join('').length < expected.length) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(read.join(''), expected);
+    for (const socket of sockets) socket.destroy();
+    port1.close();
+  });
+
   it('closes every connection a worker held, on this side, when the worker exits', async () => {
     const { port1, port2 } = new MessageChannel();
     const sockets: MessagePortSocket[] = [];
@@ -151,18 +177,15 @@ describe('connections through an acceptor port', () => {
         new Promise((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString()))),
       );
     });
-    // The worker speaks the frames of message-port-socket.ts by hand: a port per connection, data
-    // as a moved ArrayBuffer.
+    // The worker speaks the frames of message-port-socket.ts by hand: [kind, connection, a, b],
+    // OPEN (0) then DATA (1) at an offset and length of the message's moved ArrayBuffer.
     const worker = new Worker(
-      `const { workerData, parentPort, MessageChannel } = require('node:worker_threads');
-       const kept = [];
-       for (let i = 0; i < 20; i++) {
-         const { port1, port2 } = new MessageChannel();
-         workerData.acceptor.postMessage({ port: port2 }, [port2]);
-         const hello = new TextEncoder().encode('hello ' + i).buffer;
-         port1.postMessage(hello, [hello]);
-         port1.on('message', () => undefined);
-         kept.push(port1);
+      `const { workerData, parentPort } = require('node:worker_threads');
+       const { acceptor } = workerData;
+       acceptor.on('message', () => undefined);
+       for (let id = 1; id <= 20; id++) {
+         const hello = new TextEncoder().encode('hello ' + id).buffer;
+         acceptor.postMessage({ frames: [0, id, 0, 0, 1, id, 0, hello.byteLength], data: hello }, [hello]);
        }
        parentPort.on('message', () => process.exit(0));`,
       { eval: true, workerData: { acceptor: port2 }, transferList: [port2] },
@@ -170,7 +193,7 @@ describe('connections through an acceptor port', () => {
     while (sockets.length < 20) await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(
       (await Promise.all(greeted)).sort(),
-      Array.from({ length: 20 }, (_, i) => `hello ${i}`).sort(),
+      Array.from({ length: 20 }, (_, i) => `hello ${i + 1}`).sort(),
     );
     for (const socket of sockets) socket.resume();
     assert.ok(sockets.every((socket) => !socket.closed));
