@@ -8,9 +8,10 @@
  * - model: `--runs` random command sequences (fast-check) against one in-process fleet, each
  *   checked against the model's predictions and the invariants; a failure prints fast-check's
  *   seed and the shrunk counterexample.
- * - processes: the split fleet (test/support/split-fleet.ts), `manager`, `propagator` and each
- *   cell SIGKILLed apart `--kills` times each while the driver works, every invariant checked
- *   after each process's series (not part of `both`).
+ * - processes: the split fleet (test/support/split-fleet.ts), the API server (`up
+ *   --stand-ins-only`, restarted on its data directory and port), `manager`, `propagator` and
+ *   each cell SIGKILLed apart `--kills` times each while the driver works, every invariant
+ *   checked after each process's series (not part of `both`).
  * Prints: kills survived, operations run, invariant checks, violations (each naming its seed).
  *
  * Usage: npm run bench:chaos -- [--mode kills|model|both|processes] [--kills N] [--seed S] [--runs N]

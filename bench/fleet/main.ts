@@ -31,7 +31,7 @@
  *
  * Usage: npm run bench:fleet -- [--projects P] [--locations L] [--concurrency C] [--timeout S]
  *        [--profile DIR]
- *        npm run bench:fleet -- --sequential N [--timeout S] [--profile DIR]
+ *        npm run bench:fleet -- --sequential N [--timeout S] [--profile DIR] [--hops on]
  *        (one binding at a time on the default fleet: see sequential.ts)
  *        npm run bench:fleet -- --idle S [--projects P --locations L] [--timeout S]
  *        (what an idle fleet writes: see idle.ts)
@@ -57,18 +57,25 @@ interface Args {
   sequential: number;
   /** S seconds of an idle fleet's writes instead of a burst (see idle.ts); 0: the burst. */
   idle: number;
+  /** `on`: with --sequential, the per-hop table (see hops.ts). */
+  hops: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  return parseFlags<Args>(argv, {
-    projects: 100,
-    locations: 10,
-    concurrency: 16,
-    timeout: 1800,
-    profile: '',
-    sequential: 0,
-    idle: 0,
-  });
+  return parseFlags<Args>(
+    argv,
+    {
+      projects: 100,
+      locations: 10,
+      concurrency: 16,
+      timeout: 1800,
+      profile: '',
+      sequential: 0,
+      idle: 0,
+      hops: 'off',
+    },
+    { hops: ['off', 'on'] },
+  );
 }
 
 const projectName = (p: number) => `bench-p${p}`;
@@ -371,7 +378,8 @@ async function main(args: Args): Promise<void> {
 }
 
 const args = parseArgs(process.argv.slice(2));
-if (args.sequential > 0) await sequential(args.sequential, Math.min(args.timeout, 120), args.profile);
+if (args.sequential > 0)
+  await sequential(args.sequential, Math.min(args.timeout, 120), args.profile, args.hops === 'on');
 else if (args.idle > 0) {
   // The default fleet unless a size is given.
   const sized = process.argv.some((a) => a === '--projects' || a === '--locations');

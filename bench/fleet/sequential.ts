@@ -22,6 +22,8 @@
 import type { KubeObject } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { percentile, within } from '../flags.ts';
+import { countLines, loadAverageLine, metricsUrls, snapshot } from './counts.ts';
+import { HopRecorder } from './hops.ts';
 
 const PROJECT = 'demo';
 const LOCATION = 'us-central-1';
@@ -94,7 +96,12 @@ function summary(what: string, samples: number[]): string {
     : `${what} p50 ${ms(sorted, 50)}, p99 ${ms(sorted, 99)}, max ${sorted.at(-1)!.toFixed(0)} ms`;
 }
 
-export async function sequential(rounds: number, timeoutS: number, profile: string): Promise<void> {
+export async function sequential(
+  rounds: number,
+  timeoutS: number,
+  profile: string,
+  hops = false,
+): Promise<void> {
   console.log(`sequential: ${rounds} rounds × ${FAMILIES.join(', ')} on the default fleet`);
   const fleet = await startChildFleet({
     timeoutMs: 300_000,
@@ -129,6 +136,10 @@ export async function sequential(rounds: number, timeoutS: number, profile: stri
         bound,
       ),
     ];
+    const recorder = hops ? new HopRecorder() : undefined;
+    await recorder?.start(
+      Object.fromEntries(['hub', `project-${PROJECT}`, CELL].map((c) => [c, fleet.kubeConfig(c)])),
+    );
     const networks = fleet.client(`project-${PROJECT}`, KINDS.networks);
     const bindings = fleet.client('hub', KINDS.networkBindings);
     const claims = fleet.client(CELL, KINDS.claims);
@@ -136,9 +147,15 @@ export async function sequential(rounds: number, timeoutS: number, profile: stri
       FAMILIES.map((f) => [f, { ready: [], copy: [], bound: [] }]),
     );
     const timeoutMs = timeoutS * 1000;
+    const urls = metricsUrls(fleet.stdout());
+    const pid = fleet.child.pid!;
+    console.log(loadAverageLine('start'));
+    const before = await snapshot(urls, pid);
+    const runStarted = performance.now();
     for (let i = 0; i < rounds; i++) {
       for (const family of FAMILIES) {
         const name = `seq-${family.toLowerCase()}-${i}`;
+        const networkSent = performance.now();
         await networks.create({
           metadata: { name, namespace: 'default' },
           spec: { ipam: { mode: 'Auto' }, ipFamilies: [family] },
@@ -161,17 +178,43 @@ export async function sequential(rounds: number, timeoutS: number, profile: stri
           metadata: { name, namespace: H },
           spec: { network: { name }, ipFamilies: [family] },
         });
-        s.bound.push((await waitFor(`claim ${name} Bound`, bound.when(name), timeoutMs)) - claimSent);
+        const boundAt = await waitFor(`claim ${name} Bound`, bound.when(name), timeoutMs);
+        s.bound.push(boundAt - claimSent);
+        recorder?.round(
+          name,
+          [
+            ['network', networkSent],
+            ['binding', sent],
+            ['claim', claimSent],
+          ],
+          boundAt,
+        );
       }
       if ((i + 1) % 10 === 0) console.log(`run: ${i + 1}/${rounds} rounds`);
     }
+    const runSeconds = (performance.now() - runStarted) / 1000;
+    const after = await snapshot(urls, pid);
+    console.log(loadAverageLine('end'));
     for (const watch of watches) watch.abort();
+    recorder?.stop();
+    // Retries are waits on a backoff timer; CPU per round against the round's wall time tells a
+    // chain that waits from one that computes.
+    for (const line of countLines(before, after, rounds * FAMILIES.length, pid)) console.log(line);
+    console.log(
+      `counts: ${runSeconds.toFixed(1)} s of rounds, fleet CPU ${(((after.cpuSeconds - before.cpuSeconds) / runSeconds) * 100).toFixed(0)} % of one core`,
+    );
     for (const family of FAMILIES) {
       const s = samples.get(family)!;
       console.log(
         `result ${family}: ${summary('binding→Ready', s.ready)}; ${summary('binding→cell copy', s.copy)}; ` +
           `${summary('claim→Bound', s.bound)}`,
       );
+      if (recorder) {
+        console.log(
+          `hops ${family}: offset from anchor p50 / p99, gap from the event before p50 / p99, rounds`,
+        );
+        for (const line of recorder.report(`seq-${family.toLowerCase()}-`)) console.log(line);
+      }
     }
   } finally {
     await fleet.dispose();

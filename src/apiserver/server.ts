@@ -37,7 +37,8 @@ import { loadOrCreateCertificates, type ServingCertificates } from './auth/certi
 import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
 import { selfSubjectAccessReview } from './auth/access-review.ts';
 import { selfSubjectRulesReview } from './auth/rules-review.ts';
-import { requestToken } from './auth/token-request.ts';
+import { requestToken, serviceAccountIdentity } from './auth/token-request.ts';
+import { SignedTokens } from './auth/signed-tokens.ts';
 import { escalationPrevention } from './auth/escalation.ts';
 import { forbiddenError, RbacAuthorizer, type RequestAttributes } from './auth/rbac.ts';
 import { impersonated } from './auth/impersonation.ts';
@@ -164,7 +165,12 @@ export class ApiServer {
   private constructor(
     readonly certificates: ServingCertificates,
     private readonly options: ApiServerOptions,
+    /** Signs ServiceAccount tokens; its key is the data directory's, so they survive a restart. */
+    private readonly serviceAccountTokens: SignedTokens,
   ) {
+    this.authenticator.verifyWith((token, plane) =>
+      serviceAccountIdentity(serviceAccountTokens, (name) => this.plane(name), token, plane),
+    );
     this.log = options.log ?? pino({ level: process.env.LOG_LEVEL ?? 'warn' });
     this.watchSettings = { ...DEFAULT_WATCH_SETTINGS, ...options.watch };
     if (options.auditLog) this.audit = AuditLog.open(options.auditLog);
@@ -177,7 +183,7 @@ export class ApiServer {
     const host = options.host;
     const hosts = host && host !== '0.0.0.0' && host !== '::' ? [host] : [];
     const certificates = await loadOrCreateCertificates(options.dataDir, hosts);
-    const server = new ApiServer(certificates, options);
+    const server = new ApiServer(certificates, options, await SignedTokens.load(options.dataDir));
     await server.loadAdminToken();
     await server.listen();
     return server;
@@ -313,10 +319,7 @@ export class ApiServer {
    * by every plane, or only by those `acceptedBy` answers true for (as a token a plane issued).
    */
   createIdentity(name: string, groups: string[] = [], acceptedBy?: (plane: string) => boolean): string {
-    const identity = { name, groups };
-    return acceptedBy
-      ? this.authenticator.mintBound(identity, () => true, acceptedBy)
-      : this.authenticator.mint(identity);
+    return this.authenticator.mint({ name, groups }, acceptedBy);
   }
 
   /** A kubeconfig with one context per plane (the root plane's is `root`), all as `identityToken`. */
@@ -545,7 +548,7 @@ export class ApiServer {
       return writeJson(
         res,
         201,
-        requestToken(plane, this.authenticator, target.namespace!, target.name!, request),
+        requestToken(plane, this.serviceAccountTokens, target.namespace!, target.name!, request),
       );
     }
     switch (target.verb) {

@@ -12,7 +12,10 @@
  * - manifests are rebuilt from the live template only while it is the version the binding
  *   records (`spec.resource.resourceVersion`), so a template change reaches Works exactly when
  *   the detector has carried it to the binding — never for a binding whose claim was lost; a
- *   new cluster of such a binding gets the manifest its other Works hold;
+ *   new cluster of such a binding gets the manifest its other Works hold; a binding's first
+ *   Works wait while the template store has not shown the claim write the binding was made
+ *   from, and that template's event wakes it (so a copy never goes out without its claim keys,
+ *   to be rewritten a moment later);
  * - a binding whose template no longer exists, or exists with another uid, is deleted; a deleted
  *   binding's Works are deleted and its finalizer removed without waiting for any member.
  */
@@ -55,6 +58,7 @@ import {
   type BindingKey,
 } from './keys.ts';
 import { buildManifest, conflictResolutionOf, readdressedManifest } from './manifest.ts';
+import { claimOf } from './policy-claim.ts';
 import { BY_BINDING_ID } from './resources.ts';
 
 export const name = 'propagation-binding-sync';
@@ -147,6 +151,7 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
   const clusters = new Set((binding.spec.clusters ?? []).map((cluster) => cluster.name));
   for (const work of works)
     if (!clusters.has(clusterOfWork(work)) && !work.metadata.deletionTimestamp) await deleteWork(work, view);
+  if (clusters.size && awaitsClaimedTemplate(binding, template, works)) return done();
   const current = template.metadata.resourceVersion === binding.spec.resource.resourceVersion;
   const conflictResolution = conflictResolutionOf(template, binding.spec.conflictResolution, (message) =>
     log.warn(message),
@@ -189,6 +194,33 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
       await view.worksClient.update(next);
   }
   return done();
+}
+
+/**
+ * A binding made from a claim write its template store has not shown yet (§2.4, §2.5): the
+ * detector created the binding from the template its claim write returned, so the binding carries
+ * a claim the stored template lacks and records another version, and no Work of the binding holds
+ * a manifest yet. Works built now would carry the template without its claim keys, and would be
+ * rewritten, with their member copies, a moment later; the stored template reaching the recorded
+ * version wakes the binding instead (`templateCaughtUp`). A binding whose claim the template
+ * carries is not held (a lost claim keeps its recorded version for good).
+ */
+export function awaitsClaimedTemplate(binding: Binding, stored: KubeObject, works: readonly Work[]): boolean {
+  const claim = claimOf(binding);
+  return (
+    claim !== undefined &&
+    claimOf(stored)?.id !== claim.id &&
+    stored.metadata.resourceVersion !== binding.spec.resource.resourceVersion &&
+    !recordedManifest(works)
+  );
+}
+
+/** A template event that can decide a binding: its deletion, or its reaching the version the binding records. */
+export function templateCaughtUp(event: InformerEvent<KubeObject>, view: HubView): BindingKey[] {
+  const key = bindingKeyOfTemplate(templateKeyOf(event.object));
+  if (event.type === 'DELETED') return [key];
+  const binding = view.bindings(key.kind).get(key.namespace || undefined, key.name);
+  return binding?.spec.resource.resourceVersion === event.object.metadata.resourceVersion ? [key] : [];
 }
 
 function desiredWork(
@@ -286,11 +318,7 @@ export const bindingSyncController: ControllerDefinition<EngineContext> = {
         if (resource?.apiVersion === kind.apiVersion && resource.kind === kind.kind)
           controller.enqueue(bindingKeyOf(binding));
       }
-      return controller.watch(
-        watches(kind.informer, (event) =>
-          event.type === 'DELETED' ? [bindingKeyOfTemplate(templateKeyOf(event.object))] : [],
-        ),
-      );
+      return controller.watch(watches(kind.informer, (event) => templateCaughtUp(event, view)));
     });
     return controller;
   },

@@ -47,7 +47,8 @@ class FakeClient implements Pick<ResourceClient, 'id' | 'patchJson'> {
       const field = operation.path.replace(/^\/metadata\//, '');
       switch (operation.op) {
         case 'test':
-          if (JSON.stringify(metadata[field]) !== JSON.stringify(operation.value)) {
+          // `null` matches an absent field, as the server's JSON patch has it.
+          if (JSON.stringify(metadata[field] ?? null) !== JSON.stringify(operation.value)) {
             throw new InvalidError(422, {
               reason: 'Invalid',
               message: `testing value ${operation.path} failed: test operation failed`,
@@ -81,13 +82,13 @@ function configMap(finalizers?: string[], resourceVersion = '7'): KubeObject {
 }
 
 describe('finalizer helper', () => {
-  it('adds the finalizer to an object without any, guarded by its resourceVersion', async () => {
+  it('adds the finalizer to an object without any, guarded by a test that the list is still absent', async () => {
     const fake = new FakeClient(configMap());
     const updated = await ensureFinalizer(fake.asClient(), configMap(), MINE);
     assert.deepEqual(updated.metadata.finalizers, [MINE]);
     assert.deepEqual(fake.patches, [
       [
-        { op: 'test', path: '/metadata/resourceVersion', value: '7' },
+        { op: 'test', path: '/metadata/finalizers', value: null },
         { op: 'add', path: '/metadata/finalizers', value: [MINE] },
       ],
     ]);
@@ -127,9 +128,10 @@ describe('finalizer helper', () => {
     assert.deepEqual(fake.stored.metadata.finalizers, [THEIRS, 'example.com/late']);
   });
 
-  it('throws ConflictError when an object read without finalizers has changed since', async () => {
-    const fake = new FakeClient(configMap(undefined, '9'));
+  it('throws ConflictError when an object read without finalizers has gained one since', async () => {
+    const fake = new FakeClient(configMap([THEIRS], '9'));
     await assert.rejects(ensureFinalizer(fake.asClient(), configMap(undefined, '7'), MINE), ConflictError);
+    assert.deepEqual(fake.stored.metadata.finalizers, [THEIRS]);
   });
 
   it('passes other refusals through as they are', async () => {
@@ -184,6 +186,17 @@ describe('finalizer helper against the embedded API server', () => {
       MINE,
       'example.com/late',
     ]);
+  });
+
+  it('adds the first finalizer although a status or label write came in since the object was read', async () => {
+    // A new object is written by two controllers at once: one adds its finalizer, the other its
+    // status. Guarded by the resourceVersion, the finalizer lost every such race (a 409, a
+    // re-read, a second patch) on the path of every new NetworkContext.
+    const read = await cms.create({ metadata: { name: 'fresh', namespace: 'fin' } });
+    await cms.patchMerge('fresh', 'fin', { metadata: { labels: { touched: 'yes' } } });
+    const held = await ensureFinalizer(cms, read, MINE);
+    assert.deepEqual(held.metadata.finalizers, [MINE]);
+    assert.equal(held.metadata.labels?.touched, 'yes');
   });
 
   it('is not stopped by a change to another field since the object was read', async () => {

@@ -5,20 +5,22 @@
  * `test` of what the caller observed, so it applies only if nobody changed the finalizers since:
  * - when the observed object has finalizers, the patch tests the whole list (changes to other
  *   fields, such as status, do not get in the way);
- * - when it has none, the patch tests `/metadata/resourceVersion`, because a JSON patch cannot
- *   test that a field is absent.
+ * - when it has none, the patch tests `/metadata/finalizers` for `null`, which passes only while
+ *   the field is absent (the Go library's JSON patch, and so kube-apiserver's, matches an absent
+ *   field to `null`; so does the embedded server's). A status or label write since the read does
+ *   not refuse it: a controller adding its finalizer to an object another controller is writing
+ *   status to (the replicator and the networkcontext controller on a new context, every time)
+ *   used to lose a round trip to a 409 and a re-read.
  * A failed test (the server answers 422) is rethrown as a ConflictError, as a stale update would
  * be: re-read and retry (retryOnConflict), or let the controller requeue. When the object is
  * already in the desired state no request is made and the object itself is returned; otherwise
  * the server's updated object is.
- * Assumes: the object has metadata.name (and namespace, if namespaced) and, when it has no
- * finalizers, metadata.resourceVersion.
+ * Assumes: the object has metadata.name (and namespace, if namespaced).
  */
 import { ConflictError, isInvalid } from '../client/errors.ts';
 import type { JsonPatchOperation, KubeObject, ResourceClient } from '../client/types.ts';
 
 const FINALIZERS = '/metadata/finalizers';
-const RESOURCE_VERSION = '/metadata/resourceVersion';
 
 export function hasFinalizer(object: KubeObject, finalizer: string): boolean {
   return object.metadata.finalizers?.includes(finalizer) ?? false;
@@ -51,11 +53,11 @@ async function patchFinalizers<T extends KubeObject>(
   object: T,
   finalizers: string[],
 ): Promise<T> {
-  const observed = object.metadata.finalizers ?? [];
-  const guard: JsonPatchOperation =
-    observed.length > 0
-      ? { op: 'test', path: FINALIZERS, value: observed }
-      : { op: 'test', path: RESOURCE_VERSION, value: requireResourceVersion(client, object) };
+  const guard: JsonPatchOperation = {
+    op: 'test',
+    path: FINALIZERS,
+    value: object.metadata.finalizers ?? null,
+  };
   const change: JsonPatchOperation =
     finalizers.length > 0
       ? { op: 'add', path: FINALIZERS, value: finalizers }
@@ -85,13 +87,3 @@ function isFailedTest(err: unknown, path: string): err is Error {
 const staleFinalizers = (client: ResourceClient, object: KubeObject, cause: string) =>
   `Operation cannot be fulfilled on ${client.id.plural} "${object.metadata.name}": its finalizers ` +
   `changed since it was read (${cause}); read it again and retry`;
-
-function requireResourceVersion(client: ResourceClient, object: KubeObject): string {
-  const resourceVersion = object.metadata.resourceVersion;
-  if (!resourceVersion) {
-    throw new Error(
-      `${client.id.kind} ${object.metadata.name} has no metadata.resourceVersion: pass the object as read from the server`,
-    );
-  }
-  return resourceVersion;
-}

@@ -1,5 +1,6 @@
 /**
- * Each separate process killed apart, at CI size: on the split fleet, `manager`, `propagator`,
+ * Each separate process killed apart, at CI size: on the split fleet, the API server (`up
+ * --stand-ins-only`, restarted on its data directory and port), `manager`, `propagator`,
  * `cell-a` and `cell-b` each SIGKILLed once at a random moment while the seeded driver works,
  * started again, and every invariant checked at quiescence after each process's kill
  * (`PROCESS_KILLS_SEED` chooses another seed); bench/chaos `--mode processes` runs more kills.
@@ -13,7 +14,7 @@ const SEED = Number(process.env.PROCESS_KILLS_SEED ?? 1);
 
 describe('process kills', () => {
   it(
-    `seed ${SEED}: manager, propagator and each cell SIGKILLed apart leave every invariant holding`,
+    `seed ${SEED}: the API server, manager, propagator and each cell SIGKILLed apart leave every invariant holding`,
     { timeout: 900_000 },
     async (t) => {
       const result = await runProcessKills({
@@ -25,7 +26,8 @@ describe('process kills', () => {
       });
       t.diagnostic(
         `seed ${SEED}: kills survived ${JSON.stringify(result.killsSurvived)}, ${result.operations} operations ` +
-          `(${result.refused} refused or cut off), ${result.invariantChecks} invariant checks`,
+          `(${result.refused} refused or cut off), accepted after each restart ${JSON.stringify(result.acceptedAfterRestart)}, ` +
+          `${result.invariantChecks} invariant checks`,
       );
       assert.deepEqual(
         result.killsSurvived,
@@ -36,6 +38,12 @@ describe('process kills', () => {
         result.operations - result.refused > KILLABLE.length,
         `seed ${SEED}: the driver's operations were accepted (${result.operations - result.refused})`,
       );
+      for (const name of KILLABLE) {
+        assert.ok(
+          result.acceptedAfterRestart[name] > 0,
+          `seed ${SEED}: operations were accepted after ${name}'s restart (${result.acceptedAfterRestart[name]})`,
+        );
+      }
       assert.deepEqual(result.violations, [], `seed ${SEED}: invariants violated`);
     },
   );

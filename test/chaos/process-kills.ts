@@ -10,20 +10,21 @@
  * processes' timing still varies); every failure message starts with the seed and names the
  * process whose series it followed; a failed run keeps its directory (logs, audit log, kubeconfigs)
  * and prints its path.
- * Caveat: the API server (`up`) is not killed apart here: the tokens the processes run on are
- * minted by it and live as long as its process (src/apiserver/auth/token-request.ts), so its
- * restart would strand every process; fleet-chaos kills `up` as a whole instead.
+ * The API server is killed apart too (`apiserver`): `up --stand-ins-only` on its data directory,
+ * SIGKILLed and started again on the same directory and port; the processes' tokens are signed
+ * with that directory's key (src/apiserver/auth/token-request.ts), so they keep working, and the
+ * processes must reconnect by themselves (relist, rewatch, renew or retake their Leases).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { settledInvariants } from '../support/invariants.ts';
-import { startSplitFleet, type SplitFleet } from '../support/split-fleet.ts';
+import { APISERVER, startSplitFleet, type SplitFleet } from '../support/split-fleet.ts';
 import { CHAOS_CELLS, chaosConfig, operate, random } from './chaos-driver.ts';
 
 const PROJECT = 'project-alpha';
 /** The processes a run kills, in order: each gets its own series. */
-export const KILLABLE = ['manager', 'propagator', ...CHAOS_CELLS];
+export const KILLABLE = [APISERVER, 'manager', 'propagator', ...CHAOS_CELLS];
 
 export interface ProcessKillOptions {
   seed: number;
@@ -44,6 +45,8 @@ export interface ProcessKillResult {
   seed: number;
   /** Kills survived (the process came back), by process. */
   killsSurvived: Record<string, number>;
+  /** Operations accepted after the last restart of each process, before its invariants. */
+  acceptedAfterRestart: Record<string, number>;
   operations: number;
   refused: number;
   invariantChecks: number;
@@ -61,6 +64,7 @@ export async function runProcessKills(options: ProcessKillOptions): Promise<Proc
   const result: ProcessKillResult = {
     seed: options.seed,
     killsSurvived: Object.fromEntries(processes.map((name) => [name, 0])),
+    acceptedAfterRestart: Object.fromEntries(processes.map((name) => [name, 0])),
     operations: 0,
     refused: 0,
     invariantChecks: 0,
@@ -70,34 +74,62 @@ export async function runProcessKills(options: ProcessKillOptions): Promise<Proc
   let split: SplitFleet | undefined;
   let failed = true;
   try {
-    split = await startSplitFleet({ config: chaosConfig(), cells: CHAOS_CELLS, projects: [PROJECT], dir });
-    const fleet = split.fleet;
-    const H = await fleet.hubNamespace(PROJECT);
+    split = await startSplitFleet({
+      config: chaosConfig(),
+      cells: CHAOS_CELLS,
+      projects: [PROJECT],
+      dir,
+      restartableServer: true,
+    });
+    const running = split;
+    const H = await running.fleet.hubNamespace(PROJECT);
+    let acceptedOps = 0;
     for (const name of processes) {
       const stop = { now: false };
+      // While the API server is down the workers wait: every request would be refused at once.
+      const server = { down: false };
       const worker = async () => {
         while (!stop.now) {
+          if (server.down) {
+            await sleep(100);
+            continue;
+          }
           result.operations++;
-          await operate(fleet, H, pick, rnd).catch(() => result.refused++);
+          await operate(running.fleet, H, pick, rnd).then(
+            () => acceptedOps++,
+            () => result.refused++,
+          );
         }
       };
       const driving = Promise.all([worker(), worker(), worker(), worker()]);
       try {
         for (let kill = 0; kill < options.kills; kill++) {
           await sleep(between(options.runMs));
+          server.down = name === APISERVER;
           await split.kill(name, 'SIGKILL');
           await sleep(between(options.downMs));
           await split.restart(name);
+          server.down = false;
           result.killsSurvived[name]++;
           log(
             `seed ${options.seed}: ${name} killed and back (${kill + 1}/${options.kills}), ${result.operations} operations`,
           );
         }
+        // The driver goes on a while after the last restart: what it changes then is converged
+        // only if every process reached the API server again (after its restart, the others).
+        // It runs at least until one operation is accepted (bounded: a server that stays
+        // unreachable leaves the count at 0, which the test reports).
+        const before = acceptedOps;
+        const accepted = () => acceptedOps - before;
+        await sleep(between(options.runMs));
+        const bound = performance.now() + 60_000;
+        while (accepted() === 0 && performance.now() < bound) await sleep(100);
+        result.acceptedAfterRestart[name] = accepted();
       } finally {
         stop.now = true;
         await driving;
       }
-      const { violations, checks } = await settledInvariants(fleet, CHAOS_CELLS, options.settleMs);
+      const { violations, checks } = await settledInvariants(running.fleet, CHAOS_CELLS, options.settleMs);
       result.invariantChecks += checks;
       result.violations.push(...violations.map((v) => `seed ${options.seed}, after ${name}'s kills: ${v}`));
       log(`seed ${options.seed}: ${name}'s series: ${violations.length} violations, ${checks} checks`);

@@ -9,11 +9,17 @@
  * Guarantees: `startSplitFleet` resolves once every process serves its endpoints; `restart(name)`
  * starts one process again on the same kubeconfigs and `kill(name, signal)` stops one alone, so a
  * test can crash each process separately; `dispose()` kills what still runs, then stops the planes.
+ * With `restartableServer`, `up` keeps its planes in `<dir>/data` and, once started on a free
+ * port, is started again on that same port, so `kill('apiserver')` and `restart('apiserver')`
+ * crash and restart the API server (with its stand-ins) in place: the processes' tokens are signed
+ * with the data directory's key and stay valid, and the processes reconnect on their own.
+ * Each process's output (the API server's too, after its ready line) is kept in `<dir>/logs`.
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { renderKubeconfig } from '../../src/apiserver/auth/kubeconfig.ts';
 import { cellServiceAccountUser } from '../../src/fleet/identities.ts';
 import { startChildFleet, type ChildFleet } from './fleet.ts';
@@ -48,14 +54,20 @@ export interface SplitFleetOptions {
   cells: string[];
   projects: string[];
   dir: string;
+  /** Keep `up`'s planes in `<dir>/data` and reuse its port, so `apiserver` can be restarted. */
+  restartableServer?: boolean;
 }
 
+/** The name `kill` and `restart` know `netpresence up --stand-ins-only` by. */
+export const APISERVER = 'apiserver';
+
 export interface SplitFleet {
-  fleet: ChildFleet;
+  /** The running `up` (another object after `restart('apiserver')`, on the same kubeconfig). */
+  readonly fleet: ChildFleet;
   auditLog: string;
   processes: Map<string, RunningProcess>;
-  /** Starts process `name` (`manager`, `propagator` or a cell's name) again. */
-  restart(name: string): Promise<RunningProcess>;
+  /** Starts process `name` (`manager`, `propagator`, a cell's name, or `apiserver`) again. */
+  restart(name: string): Promise<unknown>;
   /** Sends `signal` to process `name`; resolves with its exit code. */
   kill(name: string, signal?: NodeJS.Signals): Promise<number | null>;
   dispose(): Promise<void>;
@@ -77,12 +89,27 @@ interface KubeconfigFile {
 
 export async function startSplitFleet(options: SplitFleetOptions): Promise<SplitFleet> {
   const auditLog = join(options.dir, 'audit.jsonl');
-  const fleet = await startChildFleet({
-    config: options.config,
-    dir: options.dir,
-    args: ['--stand-ins-only', '--audit-log', auditLog],
-    timeoutMs: 120_000,
-  });
+  const dataDir = options.restartableServer ? join(options.dir, 'data') : undefined;
+  const startUp = (port?: number) =>
+    startChildFleet({
+      config: options.config,
+      dir: options.dir,
+      dataDir,
+      // `up` takes the last --port given: 0 (a free one) at first, then the one it chose.
+      args: ['--stand-ins-only', '--audit-log', auditLog, ...(port ? ['--port', String(port)] : [])],
+      timeoutMs: 120_000,
+    });
+  /** Each process's output from its start on, appended to `<dir>/logs/<name>.log` across restarts. */
+  const logs = join(options.dir, 'logs');
+  await mkdir(logs, { recursive: true });
+  const keepLog = (name: string, child: ChildProcess) => {
+    const file = createWriteStream(join(logs, `${name}.log`), { flags: 'a' });
+    child.stdout?.pipe(file, { end: false });
+    child.stderr?.pipe(file, { end: false });
+    child.once('close', () => file.end()); // after its output streams have ended
+  };
+  let fleet = await startUp();
+  keepLog(APISERVER, fleet.child);
   const processes = new Map<string, RunningProcess>();
   try {
     const admin = fleet.kubectl;
@@ -211,20 +238,31 @@ export async function startSplitFleet(options: SplitFleetOptions): Promise<Split
       );
     }
 
+    const port = Number(new URL(planeOf('platform').server).port);
     const restart = async (name: string) => {
+      if (name === APISERVER) {
+        if (!dataDir) throw new Error('the API server can be restarted only with restartableServer');
+        fleet = await startUp(port);
+        keepLog(APISERVER, fleet.child);
+        return fleet;
+      }
       const started = await starters.get(name)!();
+      keepLog(name, started.child);
       processes.set(name, started);
       return started;
     };
     // One at a time: cold starts side by side on a loaded machine would each take longer.
     for (const name of starters.keys()) await restart(name);
     const kill = async (name: string, signal: NodeJS.Signals = 'SIGTERM') => {
+      if (name === APISERVER) return stopChild(fleet.child, signal);
       const running = processes.get(name)!;
       if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill(signal);
       return running.exited;
     };
     return {
-      fleet,
+      get fleet() {
+        return fleet;
+      },
       auditLog,
       processes,
       restart,
@@ -241,4 +279,12 @@ export async function startSplitFleet(options: SplitFleetOptions): Promise<Split
       cause: err,
     });
   }
+}
+
+/** Sends `signal` to `child` unless it has exited; resolves with its exit code once it has. */
+function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill(signal);
+  return exited;
 }

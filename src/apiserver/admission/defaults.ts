@@ -2,7 +2,10 @@
  * Defaulting: the `default` values of a structural schema, applied as the apiextensions-apiserver
  * applies them when it decodes a custom resource.
  *
- * Guarantees: the input is never mutated; defaults are deep copies. A property's default fills it
+ * Guarantees: the input is never mutated; defaults are deep copies. An object or list to which
+ * nothing applies is returned itself (so a result shares what did not change with the input), and
+ * a subtree recorded as admitted under its node (admitted-subtrees.ts) is returned without walking
+ * it. A property's default fills it
  * when the property is missing from an object that is present — so a nested object's defaults
  * apply only once its parent exists — and recursively inside defaults, list items and map values.
  * A null gets the default too unless the node is `nullable: true`; afterwards a null left at a
@@ -15,6 +18,7 @@
  * gets only the status: `spec` is absent, so its fields are not defaulted.
  */
 import { clone, isPlainObject } from '../objects.ts';
+import { isAdmitted } from './admitted-subtrees.ts';
 import { fieldSchema, hasDefault, type SchemaNode } from './schema-node.ts';
 
 export function withDefaults(value: unknown, node: SchemaNode): unknown {
@@ -22,21 +26,29 @@ export function withDefaults(value: unknown, node: SchemaNode): unknown {
 }
 
 function applyDefaults(value: unknown, node: SchemaNode | undefined): unknown {
-  if (!node) return value;
+  if (!node || isAdmitted(node, value)) return value;
   if (Array.isArray(value)) {
     const items = node.items;
-    return value.map((item) => applyDefaults(defaultedNull(item, items), items));
+    const defaulted = value.map((item) => applyDefaults(defaultedNull(item, items), items));
+    return defaulted.every((item, i) => item === value[i]) ? value : defaulted;
   }
   if (!isPlainObject(value)) return value;
-  const defaulted: Record<string, unknown> = { ...value };
+  let defaulted: Record<string, unknown> | undefined;
   for (const [key, property] of Object.entries(node.properties ?? {})) {
-    if (hasDefault(property) && !Object.hasOwn(defaulted, key)) defaulted[key] = clone(property.default);
+    if (hasDefault(property) && !Object.hasOwn(value, key)) {
+      defaulted ??= { ...value };
+      defaulted[key] = clone(property.default);
+    }
   }
-  for (const [key, field] of Object.entries(defaulted)) {
+  for (const [key, field] of Object.entries(defaulted ?? value)) {
     const child = fieldSchema(node, key);
-    defaulted[key] = applyDefaults(defaultedNull(field, child), child);
+    const next = applyDefaults(defaultedNull(field, child), child);
+    if (next !== field) {
+      defaulted ??= { ...value };
+      defaulted[key] = next;
+    }
   }
-  return defaulted;
+  return defaulted ?? value;
 }
 
 /** A null at a non-nullable node with a default becomes the default. */
@@ -45,14 +57,22 @@ function defaultedNull(value: unknown, node: SchemaNode | undefined): unknown {
 }
 
 function dropNonNullableNulls(value: unknown, node: SchemaNode | undefined): unknown {
-  if (!node) return value;
-  if (Array.isArray(value)) return value.map((item) => dropNonNullableNulls(item, node.items));
+  if (!node || isAdmitted(node, value)) return value;
+  if (Array.isArray(value)) {
+    const kept = value.map((item) => dropNonNullableNulls(item, node.items));
+    return kept.every((item, i) => item === value[i]) ? value : kept;
+  }
   if (!isPlainObject(value)) return value;
   const kept: Record<string, unknown> = {};
+  let same = true;
   for (const [key, field] of Object.entries(value)) {
     const child = fieldSchema(node, key);
-    if (field === null && child && !child.nullable) continue;
+    if (field === null && child && !child.nullable) {
+      same = false;
+      continue;
+    }
     kept[key] = dropNonNullableNulls(field, child);
+    if (kept[key] !== field) same = false;
   }
-  return kept;
+  return same ? value : kept;
 }

@@ -8,10 +8,12 @@
  * `spec.ports[1]: Duplicate value: map[string]interface {}{"name":"http"}`. A list-type map
  * holding anything but objects (or nulls) is one FieldValueInvalid instead. Items compare by
  * their JSON with sorted keys, so key order never makes two objects differ. Map values are
- * addressed as `spec.labels[key]`, as the real server addresses them here.
+ * addressed as `spec.labels[key]`, as the real server addresses them here. A subtree recorded as
+ * admitted under its node (admitted-subtrees.ts) holds no duplicate and is not walked.
  */
 import { invalidValue, type FieldError } from '../errors.ts';
 import { isPlainObject } from '../objects.ts';
+import { isAdmitted } from './admitted-subtrees.ts';
 import {
   childPath,
   displayPath,
@@ -22,7 +24,7 @@ import {
 } from './schema-node.ts';
 
 export function validateListTypes(value: unknown, node: SchemaNode | undefined, path = ''): FieldError[] {
-  if (!node) return [];
+  if (!node || isAdmitted(node, value)) return [];
   if (Array.isArray(value)) {
     const items = node.items;
     return [

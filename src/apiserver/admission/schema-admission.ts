@@ -20,6 +20,10 @@
  *    too many items, in which case, as in Kubernetes, they are skipped and one more error says so.
  * All failures of steps 3 and 4 make one 422 Invalid; nothing is changed by a refused write.
  * Everything is synchronous: schemas and rules are compiled on first use and cached by identity.
+ * A property of the root that an earlier write brought through steps 1–4 unchanged, and that a
+ * write carries again as the same object (a `/status` write's spec, a spec update's status), is
+ * not pruned, defaulted or validated again, except for its transition rules: the answer is the
+ * same (admitted-subtrees.ts).
  * Caveat: unknown fields are judged on the object the write would store, not on the request body
  * alone — after a schema stops declaring a field, a Strict patch of an object still holding it is
  * refused, where the real server (which also prunes on read) would not see the field.
@@ -27,6 +31,7 @@
 import type { AdmissionPlugin, AdmissionRequest } from './plugins.ts';
 import { invalid, invalidValue, type FieldError } from '../errors.ts';
 import type { KubeObject } from '../objects.ts';
+import { recordAdmitted } from './admitted-subtrees.ts';
 import { withDefaults } from './defaults.ts';
 import { validateListTypes } from './list-type.ts';
 import { pruneObject } from './prune.ts';
@@ -65,7 +70,20 @@ function admit(request: AdmissionRequest): KubeObject {
   const old = request.old && withDefaults(request.old, schema);
   const errors = validateObject(object, old, schema);
   if (errors.length > 0) throw invalid(type.kind, type.group, object.metadata.name ?? '', errors);
+  recordUnchangedProperties(request.object, object, schema);
   return object;
+}
+
+/**
+ * Records each property of the root (spec, status…) that came through pruning and defaulting as
+ * the same object and validated clean, so that the next write carrying it again need not walk it
+ * (admitted-subtrees.ts). `metadata` changes with every write and is not recorded.
+ */
+function recordUnchangedProperties(input: KubeObject, admitted: KubeObject, schema: SchemaNode): void {
+  for (const [key, node] of Object.entries(schema.properties ?? {})) {
+    if (key !== 'metadata' && Object.hasOwn(admitted, key) && admitted[key] === input[key])
+      recordAdmitted(node, admitted[key]);
+  }
 }
 
 /** Steps 3 and 4: schema and list-type errors, then the rules unless an error blocks them. */

@@ -10,7 +10,10 @@
  * `x-kubernetes-int-or-string` (integer or string, named `integer,string` in messages); every
  * `x-kubernetes-*` keyword and annotation is left out of the translation, and only the formats
  * of formats.ts are checked. All failures are reported, not
- * just the first. Messages, for a field `spec.f`:
+ * just the first. When a property of the object's root was recorded as admitted under its node
+ * (admitted-subtrees.ts), the root's own keywords and each other property are validated on their
+ * own and that property not again; the errors are those, in the order, of the whole schema.
+ * Messages, for a field `spec.f`:
  *
  *   type      spec.f: Invalid value: "string": spec.f in body must be of type integer: "string"
  *   required  spec.f: Required value
@@ -28,6 +31,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { formatValue, invalidValue, notSupported, required, type FieldError } from '../errors.ts';
 import { isPlainObject } from '../objects.ts';
+import { isAdmitted } from './admitted-subtrees.ts';
 import { FORMATS } from './formats.ts';
 import {
   childPath,
@@ -49,9 +53,71 @@ const compiled = new WeakMap<SchemaNode, CompiledSchema>();
 const compiledByContent = new Map<string, CompiledSchema>();
 
 export function validateAgainstSchema(object: unknown, schema: SchemaNode): FieldError[] {
-  const { validate, origins } = compiledSchema(schema);
-  if (validate(object)) return [];
-  return (validate.errors ?? []).map((error) => fieldError(error, object, origins));
+  const split = rootSplit(schema);
+  if (split && isPlainObject(object) && split.properties.some(([key, node]) => isAdmitted(node, object[key])))
+    return validateByProperty(object, split);
+  return errorsOf(object, compiledSchema(schema), '');
+}
+
+function errorsOf(value: unknown, compiled: CompiledSchema, base: string): FieldError[] {
+  const { validate, origins } = compiled;
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => fieldError(error, value, origins, base));
+}
+
+/** A root schema read as its own keywords and one schema per property. */
+interface RootSplit {
+  /** The root's `type` and `required`: everything ajv checks at the root itself. */
+  own: SchemaNode;
+  properties: [string, SchemaNode][];
+}
+
+/** The keywords a root may have for validateByProperty to answer as the whole schema does. */
+const SPLIT_ROOT_KEYWORDS: ReadonlySet<string> = new Set([
+  'type',
+  'description',
+  'title',
+  'properties',
+  'required',
+  'x-kubernetes-validations',
+]);
+const rootSplits = new WeakMap<SchemaNode, RootSplit | null>();
+
+function rootSplit(schema: SchemaNode): RootSplit | null {
+  let split = rootSplits.get(schema);
+  if (split === undefined) {
+    const simple =
+      schema.properties !== undefined &&
+      (schema.type === undefined || schema.type === 'object') &&
+      Object.keys(schema).every((keyword) => SPLIT_ROOT_KEYWORDS.has(keyword));
+    split = simple
+      ? {
+          own: {
+            ...(schema.type ? { type: schema.type } : {}),
+            ...(schema.required ? { required: schema.required } : {}),
+          },
+          properties: Object.entries(schema.properties ?? {}),
+        }
+      : null;
+    rootSplits.set(schema, split);
+  }
+  return split;
+}
+
+/**
+ * The schema errors of `object` (a plain object) as the whole root schema reports them, with each
+ * property validated by its own schema, in the order ajv reports them — the root's own keywords,
+ * then the properties in the schema's order — and a property recorded as admitted under its node
+ * (admitted-subtrees.ts: it validated clean before) not validated again.
+ */
+function validateByProperty(object: Record<string, unknown>, split: RootSplit): FieldError[] {
+  const errors = errorsOf(object, compiledSchema(split.own), '');
+  for (const [key, node] of split.properties) {
+    const value = object[key];
+    if (value === undefined || isAdmitted(node, value)) continue;
+    errors.push(...errorsOf(value, compiledSchema(node), key));
+  }
+  return errors;
 }
 
 function compiledSchema(schema: SchemaNode): CompiledSchema {
@@ -125,8 +191,13 @@ const COMPARISONS: Record<string, string> = {
   '<': 'less than',
 };
 
-function fieldError(error: ErrorObject, root: unknown, origins: WeakMap<object, SchemaNode>): FieldError {
-  const path = instancePath(error.instancePath, root);
+function fieldError(
+  error: ErrorObject,
+  root: unknown,
+  origins: WeakMap<object, SchemaNode>,
+  base: string,
+): FieldError {
+  const path = instancePath(error.instancePath, root, base);
   const field = displayPath(path);
   const origin = origins.get(error.parentSchema as object) ?? {};
   const data: unknown = error.data;
@@ -198,9 +269,12 @@ function fieldError(error: ErrorObject, root: unknown, origins: WeakMap<object, 
   }
 }
 
-/** A JSON pointer into `root` as a field path: indexes of lists as `[i]`, keys as `.key`. */
-function instancePath(pointer: string, root: unknown): string {
-  let path = '';
+/**
+ * A JSON pointer into `root` as a field path below `base` (the path of `root`): indexes of lists
+ * as `[i]`, keys as `.key`.
+ */
+function instancePath(pointer: string, root: unknown, base: string): string {
+  let path = base;
   let value = root;
   for (const segment of pointer.split('/').slice(1)) {
     const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');

@@ -17,6 +17,10 @@
  *   `message`, else `failed rule: <rule>`; `reason` FieldValueForbidden, FieldValueRequired or
  *   FieldValueDuplicate words it as those; `fieldPath` (`.a.b`, `['k']`) moves it to that field.
  *   A rule that errors fails with `<error> evaluating rule: <message or rule>`.
+ * - In a subtree recorded as admitted under its node (admitted-subtrees.ts), only the transition
+ *   rules are evaluated: every other rule there held before on the same value and holds again.
+ *   A rule that held on an object as both `self` and `oldSelf` (a side the write left as stored)
+ *   is not evaluated again on that same object as both: a rule is a function of the two.
  *
  * Example: on `spec.location` with `{rule: "self == oldSelf", message: "spec.location is
  * immutable"}`, a create passes (no old value), an update changing `spec.location.name` fails
@@ -30,6 +34,7 @@
 import { isCelError, type CelError } from '@bufbuild/cel';
 import { duplicateValue, forbiddenField, invalidValue, required, type FieldError } from '../errors.ts';
 import { isPlainObject } from '../objects.ts';
+import { isAdmitted } from './admitted-subtrees.ts';
 import { celOptional, compileExpression, toCelValue, type Bindings, type Expression } from './cel.ts';
 import {
   childPath,
@@ -49,6 +54,9 @@ type CompiledRule =
 
 const compiledRules = new WeakMap<SchemaNode, CompiledRule[]>();
 const subtreeHasRules = new WeakMap<SchemaNode, boolean>();
+const subtreeHasTransitionRules = new WeakMap<SchemaNode, boolean>();
+/** Per object: the compiled rules that held with it as both self and oldSelf. */
+const heldOnUnchanged = new WeakMap<object, CompiledRule[]>();
 
 /** Every failing rule in `object` (and, for transition rules, against `old`). */
 export function validateRules(object: unknown, old: unknown, schema: SchemaNode): FieldError[] {
@@ -64,14 +72,28 @@ function visit(
   path: string,
   resourceRoot: boolean,
   errors: FieldError[],
+  transitionsOnly = false,
 ) {
-  if (value === null || value === undefined || !hasRules(node)) return;
-  errors.push(...evaluateNode(value, old, node, path, resourceRoot));
+  if (value === null || value === undefined) return;
+  // In a subtree admitted before (admitted-subtrees.ts) every rule not reading oldSelf held, and
+  // holds again: only the transition rules are evaluated.
+  const onlyTransitions =
+    transitionsOnly || ((!resourceRoot || isEmbeddedResource(node)) && isAdmitted(node, value));
+  if (!(onlyTransitions ? hasTransitionRules(node) : hasRules(node))) return;
+  errors.push(...evaluateNode(value, old, node, path, resourceRoot, onlyTransitions));
   if (Array.isArray(value) && node.items) {
     const items = node.items;
     const oldItem = correlator(node, old);
     value.forEach((item, i) =>
-      visit(item, oldItem(item), items, indexPath(path, i), isEmbeddedResource(items), errors),
+      visit(
+        item,
+        oldItem(item),
+        items,
+        indexPath(path, i),
+        isEmbeddedResource(items),
+        errors,
+        onlyTransitions,
+      ),
     );
   } else if (isPlainObject(value)) {
     const oldObject = isPlainObject(old) ? old : {};
@@ -81,7 +103,7 @@ function visit(
       const child = property ?? values;
       if (!child) continue;
       const at = property ? childPath(path, key) : keyPath(path, key);
-      visit(field, oldObject[key], child, at, isEmbeddedResource(child), errors);
+      visit(field, oldObject[key], child, at, isEmbeddedResource(child), errors, onlyTransitions);
     }
   }
 }
@@ -89,13 +111,33 @@ function visit(
 function hasRules(node: SchemaNode): boolean {
   let found = subtreeHasRules.get(node);
   if (found === undefined) {
-    const children = [...Object.values(node.properties ?? {}), mapValueSchema(node), node.items];
     found =
       (node['x-kubernetes-validations']?.length ?? 0) > 0 ||
-      children.some((child) => child && hasRules(child));
+      childNodes(node).some((child) => child && hasRules(child));
     subtreeHasRules.set(node, found);
   }
   return found;
+}
+
+/** Whether a rule reading oldSelf (or one that does not compile) sits at `node` or below it. */
+function hasTransitionRules(node: SchemaNode): boolean {
+  let found = subtreeHasTransitionRules.get(node);
+  if (found === undefined) {
+    found =
+      rulesOf(node).some(isTransitionRule) ||
+      childNodes(node).some((child) => child && hasTransitionRules(child));
+    subtreeHasTransitionRules.set(node, found);
+  }
+  return found;
+}
+
+function childNodes(node: SchemaNode): (SchemaNode | undefined)[] {
+  return [...Object.values(node.properties ?? {}), mapValueSchema(node), node.items];
+}
+
+/** A rule whose result may depend on the old object: it reads oldSelf, or it did not compile. */
+function isTransitionRule(compiled: CompiledRule): boolean {
+  return 'error' in compiled || compiled.check.usesOldSelf;
 }
 
 /** Finds an item's old counterpart: by key fields in a list-type map, never in other lists. */
@@ -114,12 +156,20 @@ function evaluateNode(
   node: SchemaNode,
   path: string,
   resourceRoot: boolean,
+  onlyTransitions: boolean,
 ): FieldError[] {
-  const rules = rulesOf(node);
+  // A rule is a function of self and oldSelf: one that held on this very object as both (the
+  // unchanged side of a write) holds again.
+  const unchanged = value === old && typeof value === 'object' && value !== null ? value : undefined;
+  const held = unchanged && heldOnUnchanged.get(unchanged);
+  const rules = rulesOf(node).filter(
+    (compiled) => (!onlyTransitions || isTransitionRule(compiled)) && !held?.includes(compiled),
+  );
   if (rules.length === 0) return [];
   const type = schemaType(node);
   const self = toCelValue(value, node, resourceRoot);
-  const oldSelf = old === undefined || old === null ? undefined : toCelValue(old, node, resourceRoot);
+  const oldSelf =
+    old === undefined || old === null ? undefined : unchanged ? self : toCelValue(old, node, resourceRoot);
   const plain: Bindings = oldSelf === undefined ? { self } : { self, oldSelf };
   const errors: FieldError[] = [];
   for (const compiled of rules) {
@@ -133,8 +183,19 @@ function evaluateNode(
     if (isCelError(result)) errors.push(invalidValue(displayPath(path), type, runtimeFailure(result, rule)));
     else if (result !== true)
       errors.push(ruleFailure(compiled, reportedPath(path, compiled.fieldPath), type, plain));
+    else if (unchanged) heldOn(unchanged).push(compiled);
   }
   return errors;
+}
+
+/** The rules that held with `value` as both self and oldSelf (a node's few rules: a list). */
+function heldOn(value: object): CompiledRule[] {
+  let held = heldOnUnchanged.get(value);
+  if (!held) {
+    held = [];
+    heldOnUnchanged.set(value, held);
+  }
+  return held;
 }
 
 function rulesOf(node: SchemaNode): CompiledRule[] {

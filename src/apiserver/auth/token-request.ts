@@ -13,13 +13,19 @@
  * are its own, the token is accepted only by the plane it was minted in — and, for the root plane
  * (Milo's platform), by the project planes served under it, as Milo reaches them with the
  * platform's credentials.
- * Caveat: tokens are opaque, not JWTs, and live in memory: a restarted server has forgotten them.
+ *
+ * The token is signed (signed-tokens.ts: HMAC-SHA256 under the key of the data directory) and
+ * carries what these checks need — user, groups, the issuing plane, the ServiceAccount's
+ * namespace, name and uid, the expiry — so a server restarted on the same data directory accepts
+ * it still (the ServiceAccount and the plane's clock are read there again), and a server on
+ * another data directory (another key) refuses it, as does any altered token.
  */
 import { invalid, invalidValue, notFound, badRequest } from '../errors.ts';
 import { isPlainObject, nowRfc3339 } from '../objects.ts';
 import type { Plane } from '../plane.ts';
 import { objectKey } from '../resources/resource-type.ts';
-import type { TokenAuthenticator } from './tokens.ts';
+import type { SignedTokens } from './signed-tokens.ts';
+import type { Identity } from './tokens.ts';
 
 /** server.ts's names for the root plane and its project planes (`project-<name>`). */
 const ROOT_PLANE_NAME = 'root';
@@ -37,7 +43,7 @@ export function serviceAccountUser(namespace: string, name: string): string {
 
 export function requestToken(
   plane: Plane,
-  authenticator: TokenAuthenticator,
+  signer: SignedTokens,
   namespace: string,
   name: string,
   body: Record<string, unknown>,
@@ -56,25 +62,17 @@ export function requestToken(
     ]);
   }
   const expiresMs = plane.now().getTime() + requested * 1000;
-  const uid = account.metadata.uid;
-  const valid = (): boolean => {
-    if (plane.now().getTime() >= expiresMs) return false;
-    try {
-      return plane.log.get(SERVICE_ACCOUNTS_STORAGE, objectKey(namespace, name))?.metadata.uid === uid;
-    } catch {
-      return false; // the plane is gone
-    }
+  const claims: ServiceAccountClaims = {
+    sub: serviceAccountUser(namespace, name),
+    groups: [SERVICE_ACCOUNTS_GROUP, `${SERVICE_ACCOUNTS_GROUP}:${namespace}`],
+    plane: plane.name,
+    namespace,
+    name,
+    uid: account.metadata.uid!,
+    iat: plane.now().getTime() / 1000,
+    exp: expiresMs / 1000,
   };
-  const acceptedBy = (served: string): boolean =>
-    served === plane.name || (plane.name === ROOT_PLANE_NAME && served.startsWith(PROJECT_PLANE_NAME_PREFIX));
-  const token = authenticator.mintBound(
-    {
-      name: serviceAccountUser(namespace, name),
-      groups: [SERVICE_ACCOUNTS_GROUP, `${SERVICE_ACCOUNTS_GROUP}:${namespace}`],
-    },
-    valid,
-    acceptedBy,
-  );
+  const token = signer.sign({ ...claims });
   return {
     kind: 'TokenRequest',
     apiVersion: 'authentication.k8s.io/v1',
@@ -82,4 +80,56 @@ export function requestToken(
     spec: { audiences: [], ...spec, expirationSeconds: requested, boundObjectRef: null },
     status: { token, expirationTimestamp: nowRfc3339(new Date(expiresMs)) },
   };
+}
+
+/** What a ServiceAccount token carries (its JWT payload); `iat` and `exp` in seconds (RFC 7519). */
+interface ServiceAccountClaims {
+  sub: string;
+  groups: string[];
+  plane: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  iat: number;
+  exp: number;
+}
+
+function asClaims(payload: Record<string, unknown>): ServiceAccountClaims | undefined {
+  const { sub, groups, plane, namespace, name, uid, iat, exp } = payload;
+  if (typeof sub !== 'string' || typeof plane !== 'string' || typeof namespace !== 'string') return undefined;
+  if (typeof name !== 'string' || typeof uid !== 'string') return undefined;
+  if (typeof iat !== 'number' || typeof exp !== 'number') return undefined;
+  if (!Array.isArray(groups) || !groups.every((g): g is string => typeof g === 'string')) return undefined;
+  return { sub, groups, plane, namespace, name, uid, iat, exp };
+}
+
+/**
+ * The identity of a ServiceAccount token `signer` signed, for a request to plane `served`:
+ * undefined once it has expired by its issuing plane's clock, once that plane no longer holds the
+ * ServiceAccount with the token's uid (or is gone), and in any plane but its issuer (the root's
+ * tokens: also its project planes).
+ */
+export function serviceAccountIdentity(
+  signer: SignedTokens,
+  planeOf: (name: string) => Plane | undefined,
+  token: string,
+  served: string | undefined,
+): Identity | undefined {
+  const payload = signer.verify(token);
+  const claims = payload && asClaims(payload);
+  if (!claims) return undefined;
+  const acceptedHere =
+    served === undefined ||
+    served === claims.plane ||
+    (claims.plane === ROOT_PLANE_NAME && served.startsWith(PROJECT_PLANE_NAME_PREFIX));
+  if (!acceptedHere) return undefined;
+  const issuer = planeOf(claims.plane);
+  if (!issuer || issuer.now().getTime() >= claims.exp * 1000) return undefined;
+  try {
+    const account = issuer.log.get(SERVICE_ACCOUNTS_STORAGE, objectKey(claims.namespace, claims.name));
+    if (account?.metadata.uid !== claims.uid) return undefined;
+  } catch {
+    return undefined; // the plane is closed
+  }
+  return { name: claims.sub, groups: [...claims.groups] };
 }

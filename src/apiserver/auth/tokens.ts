@@ -8,6 +8,8 @@
  * case-insensitive, surrounding whitespace ignored), finds the credential by digest and confirms it
  * with a constant-time comparison. Every identity it returns carries the group
  * `system:authenticated`, and is a copy the caller may change freely.
+ * A token it does not hold is offered to its verifier, when it has one (a signed token that
+ * carries its own identity, token-request.ts); the verifier's identity gets the same group.
  * Caveat: tokens live as long as the process; persisting them is the caller's business, and
  * `register` takes them back on the next start.
  */
@@ -26,39 +28,34 @@ const TOKEN_BYTES = 32;
 interface Credential {
   digest: Buffer;
   identity: Identity;
-  /** A bound token (TokenRequest) is refused once this answers false: expired, or its holder gone. */
-  valid?: () => boolean;
   /** A bound token is accepted only by the planes this answers true for (its issuer's). */
   acceptedBy?: (plane: string) => boolean;
 }
 
+/** The identity of a token the authenticator does not hold, for a request to `plane`. */
+export type TokenVerifier = (token: string, plane: string | undefined) => Identity | undefined;
+
 export class TokenAuthenticator {
   // Keyed by the hex digest, so a lookup never touches the token itself.
   readonly #credentials = new Map<string, Credential>();
+  #verifier?: TokenVerifier;
 
-  mint(identity: Identity): string {
+  /** Asks `verifier` about every token not minted or registered here. */
+  verifyWith(verifier: TokenVerifier): void {
+    this.#verifier = verifier;
+  }
+
+  /** A new token for `identity`, accepted by every plane or only by those `acceptedBy` answers true for. */
+  mint(identity: Identity, acceptedBy?: (plane: string) => boolean): string {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    this.register(token, identity);
+    this.register(token, identity, acceptedBy);
     return token;
   }
 
-  register(token: string, identity: Identity): void {
+  register(token: string, identity: Identity, acceptedBy?: (plane: string) => boolean): void {
     if (token === '' || /\s/.test(token)) throw new Error(INVALID_TOKEN);
     const digest = digestOf(token);
-    this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity) });
-  }
-
-  /** A token accepted only while `valid()` answers true; forgotten the first time it does not. */
-  mintBound(identity: Identity, valid: () => boolean, acceptedBy?: (plane: string) => boolean): string {
-    const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    const digest = digestOf(token);
-    this.#credentials.set(digest.toString('hex'), {
-      digest,
-      identity: authenticated(identity),
-      valid,
-      acceptedBy,
-    });
-    return token;
+    this.#credentials.set(digest.toString('hex'), { digest, identity: authenticated(identity), acceptedBy });
   }
 
   /** The identity of the header's token, for a request to `plane` (any plane when not given). */
@@ -67,11 +64,11 @@ export class TokenAuthenticator {
     if (token === undefined) return undefined;
     const digest = digestOf(token);
     const credential = this.#credentials.get(digest.toString('hex'));
-    if (credential === undefined || !timingSafeEqual(credential.digest, digest)) return undefined;
-    if (credential.valid && !credential.valid()) {
-      this.#credentials.delete(digest.toString('hex'));
-      return undefined;
+    if (credential === undefined) {
+      const verified = this.#verifier?.(token, plane);
+      return verified && authenticated(verified);
     }
+    if (!timingSafeEqual(credential.digest, digest)) return undefined;
     if (plane !== undefined && credential.acceptedBy && !credential.acceptedBy(plane)) return undefined;
     return authenticated(credential.identity);
   }

@@ -83,6 +83,14 @@ describe('json patch', () => {
       ]);
       assert.equal((result as ReturnType<typeof widget>).spec.color, 'green');
     });
+
+    it('test for null passes on an absent field, as the Go library: "nobody has set it yet"', () => {
+      const result = applyJsonPatch(widget(), [
+        { op: 'test', path: '/metadata/finalizers', value: null },
+        { op: 'add', path: '/metadata/finalizers', value: ['example.com/mine'] },
+      ]) as { metadata: { finalizers: string[] } };
+      assert.deepEqual(result.metadata.finalizers, ['example.com/mine']);
+    });
   });
 
   describe('pointers', () => {
@@ -139,10 +147,21 @@ describe('json patch', () => {
       );
     });
 
-    it('a test of a missing field', () => {
+    it('a test of a missing field for a value other than null', () => {
       assert.throws(
-        () => applyJsonPatch(widget(), [{ op: 'test', path: '/spec/x', value: null }]),
+        () => applyJsonPatch(widget(), [{ op: 'test', path: '/spec/x', value: 'red' }]),
         rejection(422, 'Invalid', 'testing value /spec/x failed: test operation failed'),
+      );
+    });
+
+    it('a test for null of a field that is present, or under a missing parent', () => {
+      assert.throws(
+        () => applyJsonPatch(widget(), [{ op: 'test', path: '/spec/color', value: null }]),
+        rejection(422, 'Invalid', 'testing value /spec/color failed: test operation failed'),
+      );
+      assert.throws(
+        () => applyJsonPatch(widget(), [{ op: 'test', path: '/status/x', value: null }]),
+        rejection(422, 'Invalid', 'test operation does not apply: is missing path: /status/x: missing value'),
       );
     });
 

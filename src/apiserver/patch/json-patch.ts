@@ -11,9 +11,10 @@
  * evanphx/json-patch library the real server uses words it (the message is the patch error).
  * Given a size limit, the bytes `copy` operations add are bounded (as the Go library's
  * AccumulatedCopySizeLimit bounds them): the copy that would pass it is 413, before it is built.
- * Caveats: negative array indices (a Go-library extension) are refused; `test` of a missing field
- * fails, where the Go library lets `null` match it; removing a missing field of an existing
- * object reports the missing path, as the Go library does for a missing parent.
+ * `test` with the value `null` passes on a field that is absent (or null) in an existing object,
+ * as in the Go library; under a missing parent it is refused like any other operation.
+ * Caveats: negative array indices (a Go-library extension) are refused; removing a missing field
+ * of an existing object reports the missing path, as the Go library does for a missing parent.
  */
 import { ApiError, badRequest } from '../errors.ts';
 import { encodedSize } from '../limits.ts';
@@ -151,10 +152,16 @@ function apply(holder: JsonObject, operation: Operation, budget: CopyBudget): vo
       if (valueAt(at) === undefined) throw rejected(failures.replaceMissingKey(path));
       replace(at, clone(operation.value));
       return;
-    case 'test':
+    case 'test': {
       if (!at) throw rejected(failures.testMissingPath(path));
-      if (!deepEqual(valueAt(at), operation.value)) throw rejected(failures.testFailed(path));
+      const value = valueAt(at);
+      // As the Go library: `null` matches a field that is absent (or null) in an existing object,
+      // so a writer can guard on "nobody has set this yet" without testing the resourceVersion.
+      if (operation.value === null && !Array.isArray(at.container) && (value === undefined || value === null))
+        return;
+      if (!deepEqual(value, operation.value)) throw rejected(failures.testFailed(path));
       return;
+    }
     case 'move':
       return move(holder, operation.from, operation.path);
     case 'copy':

@@ -150,6 +150,32 @@ describe('binding report', () => {
     assert.equal(s.writes(), 1);
   });
 
+  it('reports from its own last write while the store lags it, and drops a report when someone else wrote since', async () => {
+    const clock = { now: Date.parse('2030-01-01T00:00:00Z') };
+    const s = server(binding('web'), clock);
+    s.w.lastWritten = new Map();
+    const copy = structuredClone(s.stored()); // the store's copy, as of revision 1
+    await report([copy], notReady, s.w);
+    assert.equal(s.writes(), 1);
+    // The context turns Ready before the store has seen the first report: written at once.
+    const turned: string[] = [];
+    s.w.turnedReady = (b) => turned.push(b.metadata.name!);
+    const ready = { status: 'True' as const, reason: 'Ready', message: 'ready' };
+    await report([copy], ready, s.w);
+    assert.equal(s.writes(), 2, 'the Ready report is written, not refused by its own previous write');
+    assert.equal(s.stored().status!.conditions![0].status, 'True');
+    assert.deepEqual(turned, ['web']);
+    // Another writer's change since this writer's last write: the report is refused and dropped.
+    await s.w.client.patchMerge('web', 'h', { status: { conditions: [] } }, { subresource: 'status' });
+    await report([copy], notReady, s.w);
+    assert.equal(s.writes(), 3, 'only the other writer wrote');
+    assert.equal(s.w.lastWritten.size, 0, 'a refused report forgets the last write');
+    // Once the store has caught up, the store's copy is used and the entry is dropped.
+    s.w.lastWritten.set('h/web', structuredClone(s.stored()));
+    await report([structuredClone(s.stored())], { ...notReady, reason: 'Other' }, s.w);
+    assert.equal(s.writes(), 4);
+  });
+
   it('attempts every binding and throws the failures together', async () => {
     const { w, patches } = writer(0, ['a', 'b']);
     await assert.rejects(report([binding('a'), binding('ok'), binding('b')], notReady, w), AggregateError);

@@ -14,6 +14,11 @@
  *   is refused (409) and dropped, so it never rewrites `Ready` with a newer lastTransitionTime.
  *   The binding's newer version is on its way to the store, and its event re-queues the
  *   binding's key (presence watches every binding change), whose reconcile reports from it;
+ * - a writer with `lastWritten` reports from its own last write of a binding while the store's
+ *   copy is older than it (resourceVersion), instead of from the store: a report following its
+ *   own previous one closely (not Ready, then Ready, on every new binding) is written at once,
+ *   not refused and redone after that write's event. Someone else's write since is still a
+ *   409, dropped as above. An entry is dropped once the store has caught up with it;
  * - every binding is attempted; the errors are collected and thrown together.
  * Both return the bindings as last written (or as given), so a later write in the same
  * reconcile starts from what the server holds.
@@ -41,6 +46,31 @@ export interface BindingWriter {
   now(): number;
   /** Told of each binding this report turned `Ready=True`, once written. */
   turnedReady?(binding: NetworkBinding, nowMs: number): void;
+  /** This writer's last write of each binding (`namespace/name`) the store has not caught up with. */
+  lastWritten?: Map<string, NetworkBinding>;
+}
+
+/** Past this many entries `lastWritten` starts over (bindings deleted before the store caught up). */
+const LAST_WRITTEN_BOUND = 10_000;
+
+const keyOf = (binding: NetworkBinding) => `${binding.metadata.namespace}/${binding.metadata.name}`;
+
+/** The newer of the store's copy and this writer's last write of it, by resourceVersion. */
+function newest(binding: NetworkBinding, writer: BindingWriter): NetworkBinding {
+  const mine = writer.lastWritten?.get(keyOf(binding));
+  if (!mine) return binding;
+  const held = Number(binding.metadata.resourceVersion);
+  const written = Number(mine.metadata.resourceVersion);
+  if (Number.isInteger(held) && Number.isInteger(written) && written > held) return mine;
+  writer.lastWritten!.delete(keyOf(binding));
+  return binding;
+}
+
+function remember(written: NetworkBinding, writer: BindingWriter): NetworkBinding {
+  if (!writer.lastWritten) return written;
+  if (writer.lastWritten.size >= LAST_WRITTEN_BOUND) writer.lastWritten.clear();
+  writer.lastWritten.set(keyOf(written), written);
+  return written;
 }
 
 /** Merge-patches `labels` onto every binding lacking one of them. */
@@ -52,9 +82,12 @@ export async function stampLabels(
   return settleAll(bindings, async (binding) => {
     const missing = changedLabels(binding, labels);
     if (!missing) return binding;
-    return writer.client.patchMerge(binding.metadata.name!, binding.metadata.namespace, {
-      metadata: { labels: missing },
-    });
+    return remember(
+      await writer.client.patchMerge(binding.metadata.name!, binding.metadata.namespace, {
+        metadata: { labels: missing },
+      }),
+      writer,
+    );
   });
 }
 
@@ -64,7 +97,8 @@ export async function report(
   outcome: BindingOutcome,
   writer: BindingWriter,
 ): Promise<NetworkBinding[]> {
-  return settleAll(bindings, async (binding) => {
+  return settleAll(bindings, async (given) => {
+    const binding = newest(given, writer);
     const status = binding.status ?? {};
     const conditions = setCondition(
       status.conditions,
@@ -91,9 +125,11 @@ export async function report(
         { subresource: 'status' },
       );
     } catch (err) {
+      writer.lastWritten?.delete(keyOf(binding));
       if (isConflict(err)) return binding;
       throw err;
     }
+    remember(written, writer);
     const wasReady = status.conditions?.some(
       (c) => c.type === NetworkBindingConditionType.Ready && c.status === 'True',
     );

@@ -436,6 +436,7 @@ export const presenceController: ControllerDefinition = {
         client: ctx.hub.client<NetworkBinding>(BINDINGS),
         now: () => ctx.clock.now(),
         turnedReady: (binding, nowMs) => presenceMetrics.turnedReady(binding, nowMs),
+        lastWritten: new Map(),
       },
     };
     const controller = new Controller<PresenceKey>({
