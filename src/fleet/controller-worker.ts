@@ -2,8 +2,8 @@
  * The entry of a controller worker: a worker thread of the fleet's process that runs the
  * controller sets it is given (controller-sets.ts) on an event loop of its own, so that they and
  * the API server use both cores. It reaches the server only over HTTP, as each set's identity —
- * through a MessagePort per connection to the server's thread when it is handed the server's
- * in-process connections (in-process-transport.ts).
+ * over one MessagePort to the server's thread, carrying all its connections, when it is handed
+ * the server's in-process connections (in-process-transport.ts).
  *
  * Guarantees: posts `started` with the `/metrics` URLs of its sets once all have started (the
  * engine's and the data plane's controllers are served on a loopback endpoint of the worker's own); stops a set when

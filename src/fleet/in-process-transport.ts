@@ -1,8 +1,8 @@
 /**
  * The fleet's in-process transport: how the fleet's own clients reach its API server without a
  * file descriptor. On the server's thread a connection is an in-memory socket pair; from a
- * controller worker it is a MessagePort per connection, whose other end the worker moves to this
- * thread through the worker's acceptor port (`workerConnections`). Either way the server serves
+ * controller worker it is a connection over the worker's acceptor port (`workerConnections`),
+ * which carries all of that worker's connections in the order written. Either way the server serves
  * it as it serves TCP (`ApiServer.acceptConnection`): plain HTTP, the bearer token checked, RBAC
  * applied.
  *
