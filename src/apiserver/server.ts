@@ -24,6 +24,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import {
   PROJECT_PLANE_PREFIX,
@@ -31,6 +32,7 @@ import {
 } from '../apis/resourcemanager/v1alpha1/control-plane-path.ts';
 import { AuditLog, type AuditedRequest } from './audit.ts';
 import { listenLoopback, type LoopbackListener } from './loopback-listener.ts';
+import { InProcessListener } from './in-process-listener.ts';
 import { loadOrCreateCertificates, type ServingCertificates } from './auth/certificates.ts';
 import { renderKubeconfig, type KubeconfigContext } from './auth/kubeconfig.ts';
 import { selfSubjectAccessReview } from './auth/access-review.ts';
@@ -158,6 +160,7 @@ export class ApiServer {
   private adminTokenValue = '';
   private readonly audit?: AuditLog;
   private loopback?: LoopbackListener;
+  private inProcess?: InProcessListener;
 
   private constructor(
     readonly certificates: ServingCertificates,
@@ -212,6 +215,15 @@ export class ApiServer {
     const entry = this.planes.get(planeName);
     if (!entry) throw new Error(`no plane named ${planeName}`);
     return this.loopback && `${this.loopback.origin}${entry.plane.basePath}`;
+  }
+
+  /**
+   * Serves one connection of a client in this process, given as any Duplex (an in-process
+   * socket): plain HTTP, authenticated and authorised as over HTTPS (in-process-listener.ts).
+   */
+  acceptConnection(socket: Duplex): void {
+    if (!this.inProcess) throw new Error('the API server is not started: it accepts no connection');
+    this.inProcess.accept(socket);
   }
 
   plane(name: string): Plane | undefined {
@@ -330,6 +342,7 @@ export class ApiServer {
     this.server = undefined;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
+    this.inProcess?.close();
     await Promise.all([closed, this.loopback?.close()]);
     for (const { plane } of this.planes.values()) plane.close();
     await this.audit?.close();
@@ -371,6 +384,7 @@ export class ApiServer {
     this.listeningPort = (server.address() as AddressInfo).port;
     if (this.options.loopback)
       this.loopback = await listenLoopback((req, res) => void this.handle(req, res), server.keepAliveTimeout);
+    this.inProcess = new InProcessListener((req, res) => void this.handle(req, res), server.keepAliveTimeout);
   }
 
   private resolvePlane(path: string): { entry: PlaneEntry; rest: string } | undefined {

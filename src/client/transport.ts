@@ -12,7 +12,8 @@
  * verification) and uses it instead, except behind a proxy, where client-node's proxy agent is
  * kept; watches have agents of their own. A request whose reused idle connection the server had
  * just closed (ECONNRESET before any response) is sent once more on a fresh connection: the
- * server never read it.
+ * server never read it. A server in this process (in-process.ts) is reached through its
+ * registered connector: the same HTTP, over a Duplex in place of a socket.
  * Caveat: requests have no timeout of their own, like client-node's, so a hung server hangs them.
  */
 import { userAgent } from './user-agent.ts';
@@ -20,6 +21,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { statusErrorFrom } from './errors.ts';
+import { inProcessAgent } from './in-process.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -63,7 +65,9 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
     },
   };
   await kubeConfig.applyToHTTPSOptions(options);
-  if (!kubeConfig.getCurrentCluster()?.proxyUrl)
+  const inProcess = inProcessAgent(url, request.longLived ?? false);
+  if (inProcess) options.agent = inProcess;
+  else if (!kubeConfig.getCurrentCluster()?.proxyUrl)
     options.agent = keepAliveAgent(url, options, request.longLived ? watchAgents : agents);
   const transport = url.protocol === 'http:' ? http : https;
   const attempt = (retryOnReset: boolean): Promise<http.IncomingMessage> =>

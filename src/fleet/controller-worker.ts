@@ -1,7 +1,9 @@
 /**
  * The entry of a controller worker: a worker thread of the fleet's process that runs the
  * controller sets it is given (controller-sets.ts) on an event loop of its own, so that they and
- * the API server use both cores. It reaches the server only over HTTP, as each set's identity.
+ * the API server use both cores. It reaches the server only over HTTP, as each set's identity —
+ * over one MessagePort to the server's thread, carrying all its connections, when it is handed
+ * the server's in-process connections (in-process-transport.ts).
  *
  * Guarantees: posts `started` with the `/metrics` URLs of its sets once all have started (the
  * engine's and the data plane's controllers are served on a loopback endpoint of the worker's own); stops a set when
@@ -12,6 +14,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
+import { registerInProcess } from '../client/in-process.ts';
+import { portConnector } from '../client/message-port-socket.ts';
 import { serveEndpoints } from '../runtime/endpoints.ts';
 import { rootLogger } from '../runtime/logging.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
@@ -29,6 +33,8 @@ const log = rootLogger({
   .child(data.log.bindings)
   .child({ thread: data.name });
 const metrics = new RuntimeMetrics(new Registry());
+// The sets' kubeconfigs name the server's in-process origin: each connection is a MessagePort.
+if (data.connections) registerInProcess(data.connections.origin, portConnector(data.connections.acceptor));
 
 const running = new Map<string, RunningSet>();
 const started = await Promise.all(data.sets.map((set) => startControllerSet(set, log, metrics)));

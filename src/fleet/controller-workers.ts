@@ -22,6 +22,7 @@ import { Worker } from 'node:worker_threads';
 import { pino, type Logger } from 'pino';
 import { setId, type ControllerSet } from './controller-sets.ts';
 import type { ControllerWorkerData, FromWorker, ToWorker, WorkerLog } from './controller-worker-protocol.ts';
+import type { WorkerConnections } from './in-process-transport.ts';
 
 export const workerMessages = {
   exited: (worker: string, code: number) =>
@@ -43,11 +44,13 @@ export interface ControllerWorkers {
 /** A new worker running controller-worker.ts, from dist/ (JavaScript) or from a checkout (tsx). */
 function spawn(data: ControllerWorkerData): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./controller-worker.js', here), { workerData: data });
+  const transferList = data.connections ? [data.connections.acceptor] : [];
+  if (!here.endsWith('.ts'))
+    return new Worker(new URL('./controller-worker.js', here), { workerData: data, transferList });
   const entry = new URL('./controller-worker.ts', here).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: data });
+  return new Worker(bootstrap, { eval: true, workerData: data, transferList });
 }
 
 /** The log settings a worker rebuilds its log from: the fleet log's level, bindings and descriptor. */
@@ -149,6 +152,8 @@ export interface ControllerWorkerOptions {
   spawn?: (data: ControllerWorkerData) => Worker;
   /** What a worker failing while the fleet runs does; default thrown, uncaught. */
   onFailure?: (err: Error) => void;
+  /** Each worker's own way to the server's in-process origin (in-process-transport.ts). */
+  connections?: () => WorkerConnections;
 }
 
 /** Starts one worker per group of sets; see the guarantees above. */
@@ -167,7 +172,12 @@ export async function startControllerWorkers(
         new ControllerWorker(
           group.name,
           group.sets.map(setId),
-          spawnWorker({ name: group.name, sets: group.sets, log: settings }),
+          spawnWorker({
+            name: group.name,
+            sets: group.sets,
+            log: settings,
+            ...(options.connections && { connections: options.connections() }),
+          }),
           log,
           onFailure,
         ),

@@ -17,9 +17,10 @@
  *
  * Threads: the server and the stand-ins run on the fleet's main thread; the manager, the engine,
  * the cells and the data plane run in controller workers, threads of the same process
- * (controller-workers.ts), and reach the server only over HTTP on its loopback listener, each as
- * its own identity — so the server and the controllers each have a core, and a `kill -9` of the
- * process ends them all. A worker that fails while the fleet runs fails the process, as an
+ * (controller-workers.ts), and reach the server only over HTTP, each as its own identity, on
+ * the fleet's in-process transport (in-process-transport.ts: MessagePorts from the workers,
+ * in-memory sockets on the main thread; no file descriptor per connection) — so the server and
+ * the controllers each have a core, and a `kill -9` of the process ends them all. A worker that fails while the fleet runs fails the process, as an
  * uncaught error of a controller did when they shared the thread.
  *
  * Cells run with no configured location: a cell's identity is the ServingLocation the engine
@@ -70,6 +71,7 @@ import { applyRbacBase } from './rbac-bases.ts';
 import { renderKubeconfig } from '../apiserver/auth/kubeconfig.ts';
 import { KubeconfigWriter } from './kubeconfig-writer.ts';
 import { planeKubeConfig, serialPlaneKubeConfig } from './plane-kubeconfig.ts';
+import { serveInProcess, workerConnections } from './in-process-transport.ts';
 import { projectProvisioner, provision } from './project-provisioner.ts';
 import { isSeeded, seedClusters, seedFleet } from './seed.ts';
 
@@ -179,7 +181,7 @@ async function seedOnce(ctx: FleetContext): Promise<void> {
 
 /**
  * The manager, the engine, the cells and the data plane: what `standInsOnly` leaves out. They run
- * in controller workers (controller-workers.ts), each as its identity over the loopback listener.
+ * in controller workers (controller-workers.ts), each as its identity over the in-process transport.
  */
 async function startControllerSets(
   ctx: FleetContext,
@@ -216,7 +218,9 @@ async function startControllerSets(
   const sets = [manager, engine, ...cells, ...(dataPlane ? [dataPlane] : [])];
   // One worker for them all: the server's thread is the busier one (bench/README.md, bench/fleet),
   // and each worker costs a V8 heap and its own copy of the modules.
-  const workers = await startControllerWorkers([{ name: 'controllers', sets }], log);
+  const workers = await startControllerWorkers([{ name: 'controllers', sets }], log, {
+    connections: () => workerConnections(server),
+  });
   // The data plane, the cells, the engine, then the manager.
   const stopOrder = [...(dataPlane ? [dataPlane] : []), ...cells, engine, manager].map(setId);
   return { metricsUrls: workers.metricsUrls, stop: () => workers.stop(stopOrder) };
@@ -237,9 +241,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     auditLog: options.auditLog,
     log: log.child({ component: 'apiserver' }),
     plane: { writeCounter: new WriteCounter(metrics.registry) },
-    // Every controller set is in this process: its clients skip TLS (plane-kubeconfig.ts).
-    loopback: true,
   });
+  // Every controller set is in this process: its clients reach the server without TLS or a
+  // socket (in-process-transport.ts, plane-kubeconfig.ts).
+  const inProcess = serveInProcess(server);
   const standInsOnly = options.standInsOnly ?? false;
   composeStaticPlanes(server, config, standInsOnly);
 
@@ -342,6 +347,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         await projects.stop();
         await Promise.all([platform.close(), hub.close()]);
         await server.stop();
+        inProcess.close();
       })();
       return stopping;
     },

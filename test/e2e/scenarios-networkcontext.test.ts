@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { Condition } from '../../src/apis/common/condition.ts';
+import { ipAllocationKind, type IPAllocation } from '../../src/apis/ipam/v1alpha1/ip-allocation.ts';
 import type { IPClaim } from '../../src/apis/ipam/v1alpha1/ip-claim.ts';
 import type { IPClass } from '../../src/apis/ipam/v1alpha1/ip-class.ts';
 import type { IPPool } from '../../src/apis/ipam/v1alpha1/ip-pool.ts';
@@ -20,6 +21,7 @@ import {
   networkContextControllerWith,
 } from '../../src/controllers/project/networkcontext.ts';
 import { FakeClock } from '../../src/runtime/clock.ts';
+import { resourceIdOf } from '../../src/runtime/resource-ids.ts';
 import { startScenario, type Scenario } from '../support/scenario.ts';
 import {
   ALPHA,
@@ -325,6 +327,41 @@ describe('networkcontext controller (scenarios.md §4)', () => {
     assert.equal(condition(context, 'Ready')?.reason, 'RangeOccupied');
     assert.ok(await contexts(scenario).get(C, NS), 'the context went while its range was occupied');
     await claims(scenario).delete('probe-f-ipv6', NS);
+    await allGone([[contexts(scenario), C, NS]]);
+  });
+
+  it('S26 a retained address holds the /64 until its IPAllocation goes, whose deletion wakes the release', async () => {
+    // A fake clock: the backstop never fires, so only an event can bring the context back.
+    const vpc = await scenario12([networkContextController], new FakeClock(Date.now()));
+    const scenario = s!;
+    await createContext(scenario, vpc, US_CENTRAL_1);
+    await judged(scenario, C, 'True');
+    const probe = await claims(scenario).create({
+      metadata: { name: 'probe-f-ipv6', namespace: NS },
+      spec: {
+        ipFamily: 'IPv6',
+        reclaimPolicy: 'Retain',
+        scope: {
+          network: { apiGroup: 'networking.datumapis.com', kind: 'Network', name: 'vpc' },
+          location: { apiGroup: 'networking.datumapis.com', kind: 'Location', name: US_CENTRAL_1 },
+        },
+      },
+    });
+    const allocation = probe.status!.boundAllocationRef!.name;
+    await contexts(scenario).delete(C, NS);
+    await judged(scenario, C, 'False');
+    // As a cell releases a retained address: the IPClaim, then its IPAllocation. The claim's
+    // deletion wakes the context, whose release is refused while the allocation remains.
+    await claims(scenario).delete('probe-f-ipv6', NS);
+    await until(
+      async () => (await claims(scenario).get('probe-f-ipv6', NS)) === undefined,
+      WITHIN,
+      'probe gone',
+    );
+    const allocations = scenario.client<IPAllocation>(PLANE, resourceIdOf(ipAllocationKind));
+    assert.equal((await allocations.get(allocation, NS))?.status?.phase, 'Retained');
+    assert.ok(await contexts(scenario).get(C, NS), 'the context went while a retained address was inside');
+    await allocations.delete(allocation, NS);
     await allGone([[contexts(scenario), C, NS]]);
   });
 

@@ -10,7 +10,8 @@
  * - the held range is published on the Subnet (subnet-publication.ts); the range is never
  *   written into the context's status, only a reference to the Subnet and to the claim;
  * - a deleting context keeps `networkcontext-subnet-release` until IPAM has let go of the range,
- *   and reports `RangeOccupied` on `IPAMAllocated` and `Ready` while it cannot;
+ *   and reports `RangeOccupied` on `IPAMAllocated` and `Ready` while it cannot; the deletion of
+ *   an IPClaim or an IPAllocation of its namespace wakes it to try again (not the backstop);
  * - `Ready` follows `IPAMAllocated` whenever that exists; every write is skipped when the stored
  *   object already holds its value.
  * Caveat: when a context stops carrying IPv6, the held /64 and the Subnet stay until the context
@@ -18,6 +19,7 @@
  * treated as one that does not carry IPv6.
  */
 import { SUBNET_CLASS } from '../../apis/ipam/v1alpha1/default-set.ts';
+import { ipAllocationKind, type IPAllocation } from '../../apis/ipam/v1alpha1/ip-allocation.ts';
 import { subnetPrefixClaimName, type IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { networkLocationScope } from '../../apis/ipam/v1alpha1/scope.ts';
 import {
@@ -142,6 +144,7 @@ async function report(
 
 const NETWORK_CONTEXTS = resourceIdOf(networkContextKind);
 const SUBNETS = resourceIdOf(subnetKind);
+const IP_ALLOCATIONS = resourceIdOf(ipAllocationKind);
 
 /** Contexts by (namespace, network, location), from `spec`. */
 const BY_PAIR = 'byPair';
@@ -163,11 +166,29 @@ function contextsOfClaim(project: string, contexts: ObjectStore<NetworkContext>)
   };
 }
 
+/**
+ * A deleted IPAllocation wakes every deleting context of its namespace: a retained address is the
+ * last thing inside a range, and it goes after its IPClaim (controllers.md §10 "Releasing
+ * addresses": the claim, then the allocation), so a release refused between the two writes
+ * would otherwise wait for the backstop.
+ */
+function deletingContextsOfAllocation(project: string, contexts: ObjectStore<NetworkContext>) {
+  return (event: InformerEvent<IPAllocation>): ProjectObjectKey[] => {
+    if (event.type !== 'DELETED') return [];
+    const namespace = event.object.metadata.namespace;
+    return contexts
+      .list(namespace)
+      .filter((context) => context.metadata.deletionTimestamp !== undefined)
+      .map((context) => projectObjectKeyOf(project, namespace, context.metadata.name!));
+  };
+}
+
 export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, NetworkContextPlaneView> {
   const project = plane.project;
   const contexts = plane.informer<NetworkContext>(NETWORK_CONTEXTS, { indexes: { [BY_PAIR]: byPair } });
   const subnets = plane.informer<Subnet>(SUBNETS);
   const ipam = planeIpam(plane);
+  const allocations = plane.informer<IPAllocation>(IP_ALLOCATIONS);
   return {
     view: {
       project,
@@ -177,13 +198,14 @@ export function watchPlane(plane: EngagedPlane): PlaneWatch<ProjectObjectKey, Ne
       subnetClient: plane.client<Subnet>(SUBNETS),
       ipam: ipam.access,
     },
-    informers: [contexts, subnets, ipam.informer],
+    informers: [contexts, subnets, ipam.informer, allocations],
     triggers: [
       forObject(contexts, keyOfObjectIn(project)),
       owns(subnets, networkContextKind.kind, (owner, subnet) =>
         projectObjectKeyOf(project, subnet.metadata.namespace, owner.name),
       ),
       watches(ipam.informer, contextsOfClaim(project, contexts.store)),
+      watches(allocations, deletingContextsOfAllocation(project, contexts.store)),
     ],
     keys: () => contexts.store.list().map(keyOfObjectIn(project)),
   };
