@@ -6,6 +6,9 @@
  * Guarantees: a line written through `controllerLogger` carries `controller`, and `plane` and
  * `key` whenever they are given, as top-level fields (never folded into the message), so logs
  * can be filtered by any of them. Fields that are not given are omitted, not written as null.
+ * `reconcileLogger` gives the same lines, and makes its child only when something is logged at an
+ * enabled level (or anything but a level method is used): a reconcile that logs nothing, or only
+ * below the level, builds no child (pino serialises a child's bindings when it is made).
  */
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
 
@@ -36,4 +39,31 @@ export function controllerLogger(log: Logger, fields: ControllerLogFields): Logg
   if (fields.plane !== undefined) bindings.plane = fields.plane;
   if (fields.key !== undefined) bindings.key = fields.key;
   return log.child(bindings);
+}
+
+const LEVEL_METHODS = new Set<PropertyKey>(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
+const noop = (): void => {};
+
+/**
+ * `controllerLogger(log, fields)`, made on first use: a level method below `log`'s level is a
+ * no-op and makes nothing; anything else makes the child (as it would have been made at that
+ * moment) and is answered by it.
+ */
+export function reconcileLogger(log: Logger, fields: ControllerLogFields): Logger {
+  let child: Logger | undefined;
+  const made = (): Logger => (child ??= controllerLogger(log, fields));
+  return new Proxy({} as Logger, {
+    get(_target, prop) {
+      if (child === undefined && LEVEL_METHODS.has(prop) && !log.isLevelEnabled(prop as Level)) return noop;
+      const target = made();
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    set(_target, prop, value) {
+      return Reflect.set(made(), prop, value);
+    },
+    has(_target, prop) {
+      return Reflect.has(made(), prop);
+    },
+  });
 }
