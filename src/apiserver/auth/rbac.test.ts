@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import { RevisionLog } from '../storage/revision-log.ts';
 import { RbacAuthorizer, forbiddenError, type RequestAttributes } from './rbac.ts';
 import type { Identity } from './tokens.ts';
@@ -341,98 +340,6 @@ describe('rbac authorizer', () => {
       allowed: false,
       reason: '',
     });
-  });
-});
-
-describe('rbac authorizer, remembered decisions', () => {
-  const names = fc.constantFrom('a', 'system:serviceaccount:ns1:sa');
-  const groups = fc.subarray(['g1', 'g2']);
-  const identity = fc.record({ name: names, groups });
-  const attributes = fc.record({
-    verb: fc.constantFrom('get', 'list', 'update', 'patch'),
-    group: fc.constantFrom('', 'apps'),
-    resource: fc.constantFrom('configmaps', 'secrets'),
-    subresource: fc.option(fc.constant('status'), { nil: undefined }),
-    namespace: fc.option(fc.constantFrom('ns1', 'ns2'), { nil: undefined }),
-    name: fc.option(fc.constantFrom('x', 'y'), { nil: undefined }),
-    path: fc.option(fc.constantFrom('/healthz', '/version'), { nil: undefined }),
-    resourceRequest: fc.boolean(),
-  });
-  const rule = fc.record({
-    verbs: fc.subarray(['get', 'list', 'update', '*']),
-    apiGroups: fc.subarray(['', 'apps', '*']),
-    resources: fc.subarray(['configmaps', 'secrets', 'configmaps/status', '*/status', '*']),
-    resourceNames: fc.subarray(['x']),
-    nonResourceURLs: fc.subarray(['/healthz', '/*']),
-  });
-  const subject = fc.oneof(
-    fc.record({ kind: fc.constant('User'), name: names }),
-    fc.record({ kind: fc.constant('Group'), name: fc.constantFrom('g1', 'g2', 'system:authenticated') }),
-    fc.record({
-      kind: fc.constant('ServiceAccount'),
-      name: fc.constant('sa'),
-      namespace: fc.constant('ns1'),
-    }),
-  );
-  const write = fc.oneof(
-    fc.tuple(
-      fc.constant('role' as const),
-      fc.constantFrom('ns1', 'ns2'),
-      fc.constantFrom('r1', 'r2'),
-      fc.array(rule, { maxLength: 2 }),
-    ),
-    fc.tuple(
-      fc.constant('clusterRole' as const),
-      fc.constantFrom('c1', 'c2'),
-      fc.array(rule, { maxLength: 2 }),
-    ),
-    fc.tuple(
-      fc.constant('roleBinding' as const),
-      fc.constantFrom('ns1', 'ns2'),
-      fc.constantFrom('b1', 'b2'),
-      fc.record({ kind: fc.constantFrom('Role', 'ClusterRole'), name: fc.constantFrom('r1', 'c1', 'c2') }),
-      fc.array(subject, { maxLength: 2 }),
-    ),
-    fc.tuple(
-      fc.constant('clusterRoleBinding' as const),
-      fc.constantFrom('cb1', 'cb2'),
-      fc.record({ kind: fc.constant('ClusterRole'), name: fc.constantFrom('c1', 'c2', 'missing') }),
-      fc.array(subject, { maxLength: 2 }),
-    ),
-  );
-  const step = fc.oneof(
-    fc.tuple(fc.constant('write' as const), write),
-    fc.tuple(fc.constant('ask' as const), fc.nat(), fc.nat()),
-  );
-
-  it('answers what an authorizer that remembers nothing answers, RBAC writes in between', () => {
-    fc.assert(
-      fc.property(
-        fc.array(identity, { minLength: 1, maxLength: 3 }),
-        fc.array(attributes, { minLength: 1, maxLength: 3 }),
-        fc.array(step, { maxLength: 60 }),
-        (identities, requests, steps) => {
-          const log = new RevisionLog();
-          const remembering = new RbacAuthorizer(log);
-          for (const s of steps) {
-            if (s[0] === 'ask') {
-              const who = identities[s[1] % identities.length];
-              const what = requests[s[2] % requests.length];
-              const expected = new RbacAuthorizer(log).authorize(who, what);
-              assert.deepEqual(remembering.authorize(who, what), expected);
-              assert.deepEqual(remembering.authorize(who, what), expected);
-              continue;
-            }
-            const w = s[1];
-            if (w[0] === 'role') role(log, w[1], w[2], w[3]);
-            else if (w[0] === 'clusterRole') clusterRole(log, w[1], w[2]);
-            else if (w[0] === 'roleBinding') roleBinding(log, w[1], w[2], w[3], w[4]);
-            else clusterRoleBinding(log, w[1], w[2], w[3]);
-          }
-        },
-      ),
-      { numRuns: 500, seed: 14 },
-    );
   });
 });
 

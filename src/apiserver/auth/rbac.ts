@@ -22,9 +22,7 @@
  * - every call sees the objects stored at that moment: the index of bindings is rebuilt after a
  *   write to a Role, ClusterRole, RoleBinding or ClusterRoleBinding (the log tells of each as it
  *   commits), so such a write costs the next call one pass over the RBAC objects, and any other
- *   call costs only the bindings that name the identity; a decision is remembered with the index
- *   (by identity and request attributes, up to 10,000 of them), so the same request by the same
- *   identity is decided once per RBAC revision;
+ *   call costs only the bindings that name the identity;
  * - `reason` is Kubernetes' own: `RBAC: allowed by …` when allowed, the roles a binding naming
  *   the identity points to but that do not exist when denied, empty otherwise.
  *
@@ -76,13 +74,15 @@ export class RbacAuthorizer {
   authorize(identity: Identity, attributes: RequestAttributes): Decision {
     if (identity.groups.includes(SUPERUSER_GROUP)) return { allowed: true, reason: '' };
     const policy = this.#current();
-    const key = decisionKey(identity, attributes, policy.namesMatter);
-    let decision = policy.decisions.get(key);
-    if (decision === undefined) {
-      if (policy.decisions.size >= MAX_REMEMBERED_DECISIONS) policy.decisions.clear();
-      policy.decisions.set(key, (decision = decide(policy, identity, attributes)));
+    const unresolved: string[] = [];
+    for (const holder of policy.holdersOf(identity, scopeOf(attributes))) {
+      const { binding } = holder;
+      if (binding.unresolved) unresolved.push(binding.unresolved);
+      else if (binding.rules.some((rule) => ruleAllows(rule, attributes))) {
+        return { allowed: true, reason: `RBAC: allowed by ${binding.source} to ${holder.subject}` };
+      }
     }
-    return { ...decision };
+    return { allowed: false, reason: unresolved.length > 0 ? `RBAC: ${aggregate(unresolved)}` : '' };
   }
 
   /**
@@ -120,43 +120,6 @@ export class RbacAuthorizer {
   #current(): Policy {
     return (this.#policy ??= loadPolicy(this.#log));
   }
-}
-
-/**
- * How many decisions one policy remembers; past this it forgets them all and starts over (a
- * request names an object, so the keys are as many as the objects a narrow identity reads).
- */
-const MAX_REMEMBERED_DECISIONS = 10_000;
-
-/**
- * Everything a decision depends on besides the policy: the identity and the request's attributes
- * (the object's name only when a role of the policy names objects: no other rule reads it).
- */
-function decisionKey(identity: Identity, a: RequestAttributes, namesMatter: boolean): string {
-  return JSON.stringify([
-    identity.name,
-    identity.groups,
-    a.verb,
-    a.group,
-    a.resource,
-    a.subresource ?? '',
-    a.namespace ?? null,
-    namesMatter ? (a.name ?? '') : '',
-    a.path ?? '',
-    a.resourceRequest,
-  ]);
-}
-
-function decide(policy: Policy, identity: Identity, attributes: RequestAttributes): Decision {
-  const unresolved: string[] = [];
-  for (const holder of policy.holdersOf(identity, scopeOf(attributes))) {
-    const { binding } = holder;
-    if (binding.unresolved) unresolved.push(binding.unresolved);
-    else if (binding.rules.some((rule) => ruleAllows(rule, attributes))) {
-      return { allowed: true, reason: `RBAC: allowed by ${binding.source} to ${holder.subject}` };
-    }
-  }
-  return { allowed: false, reason: unresolved.length > 0 ? `RBAC: ${aggregate(unresolved)}` : '' };
 }
 
 /**
@@ -301,14 +264,10 @@ function nameOf(subject: Record<string, unknown>, bindingNamespace: string) {
   }
 }
 
-/** One revision's RBAC objects, indexed, and the decisions made from them. */
+/** One revision's RBAC objects, indexed. */
 class Policy {
   readonly clusterWide = new SubjectIndex();
   readonly namespaced = new Map<string, SubjectIndex>();
-  /** decisionKey → the decision; dropped with the policy when an RBAC object is written. */
-  readonly decisions = new Map<string, Decision>();
-  /** Whether any role's rule has `resourceNames`: only then can a request's object name matter. */
-  namesMatter = false;
 
   holdersOf(identity: Identity, namespace: string): Holder[] {
     const clusterWide = this.clusterWide.holdersOf(identity);
@@ -345,9 +304,6 @@ function loadPolicy(log: Pick<RevisionLog, 'list'>): Policy {
   };
 
   const policy = new Policy();
-  policy.namesMatter = [...clusterRoles.values(), ...roles.values()].some((rules) =>
-    rules.some((rule) => rule.resourceNames.length > 0),
-  );
   for (const object of log.list(`${RBAC_GROUP}/clusterrolebindings`)) {
     const source = `ClusterRoleBinding ${quote(text(object.metadata.name))}`;
     policy.clusterWide.add(object, resolve(object, source, ''), '');
