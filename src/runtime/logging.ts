@@ -44,26 +44,46 @@ export function controllerLogger(log: Logger, fields: ControllerLogFields): Logg
 const LEVEL_METHODS = new Set<PropertyKey>(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 const noop = (): void => {};
 
+/** What a reconcile logger holds: the parent, the fields, and the child once made. */
+interface LazyLogger {
+  log: Logger;
+  fields: ControllerLogFields;
+  child?: Logger;
+}
+
+const LAZY = Symbol('reconcile logger state');
+
+function made(target: Logger): Logger {
+  const lazy = Reflect.get(target, LAZY) as LazyLogger;
+  return (lazy.child ??= controllerLogger(lazy.log, lazy.fields));
+}
+
+/** One handler for every reconcile logger: no closures are made per reconcile. */
+const LAZY_HANDLER: ProxyHandler<Logger> = {
+  get(target, prop) {
+    const lazy = Reflect.get(target, LAZY) as LazyLogger;
+    if (lazy.child === undefined && LEVEL_METHODS.has(prop) && !lazy.log.isLevelEnabled(prop as Level))
+      return noop;
+    const child = made(target);
+    const value: unknown = Reflect.get(child, prop, child);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(child) : value;
+  },
+  set(target, prop, value) {
+    return Reflect.set(made(target), prop, value);
+  },
+  has(target, prop) {
+    return Reflect.has(made(target), prop);
+  },
+};
+
 /**
  * `controllerLogger(log, fields)`, made on first use: a level method below `log`'s level is a
  * no-op and makes nothing; anything else makes the child (as it would have been made at that
  * moment) and is answered by it.
  */
 export function reconcileLogger(log: Logger, fields: ControllerLogFields): Logger {
-  let child: Logger | undefined;
-  const made = (): Logger => (child ??= controllerLogger(log, fields));
-  return new Proxy({} as Logger, {
-    get(_target, prop) {
-      if (child === undefined && LEVEL_METHODS.has(prop) && !log.isLevelEnabled(prop as Level)) return noop;
-      const target = made();
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-    set(_target, prop, value) {
-      return Reflect.set(made(), prop, value);
-    },
-    has(_target, prop) {
-      return Reflect.has(made(), prop);
-    },
-  });
+  const target = Object.create(null) as Logger;
+  const lazy: LazyLogger = { log, fields };
+  Reflect.set(target, LAZY, lazy);
+  return new Proxy(target, LAZY_HANDLER);
 }
