@@ -33,8 +33,18 @@ export function stringOf(value: unknown): string {
     : '';
 }
 
+/** A deep copy (structuredClone); a string, number, boolean, bigint, null or undefined is its own copy. */
 export function clone<T>(value: T): T {
-  return structuredClone(value);
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+    case 'undefined':
+      return value;
+    default:
+      return value === null ? value : structuredClone(value);
+  }
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -20,6 +20,23 @@ describe('setting a condition', () => {
     assert.equal(conditionTime(Date.parse('2025-01-01T00:00:00.789Z')), '2025-01-01T00:00:00Z');
   });
 
+  it('formats each second anew, whatever the order of the times it is given', () => {
+    const times = [
+      '2025-01-01T00:00:00.001Z',
+      '2025-01-01T00:00:00.999Z',
+      '2025-01-01T00:00:01.000Z',
+      '2024-12-31T23:59:59.999Z',
+      '1969-12-31T23:59:59.500Z',
+      '1970-01-01T00:00:00.000Z',
+      '2025-01-01T00:00:00.500Z',
+    ];
+    for (const time of times) {
+      const now = Date.parse(time);
+      assert.equal(conditionTime(now), new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'), time);
+    }
+    assert.throws(() => conditionTime(NaN), RangeError);
+  });
+
   it('returns the same list when nothing the rule compares differs', () => {
     const list = [ready('True', 'a')];
     assert.equal(

@@ -24,9 +24,21 @@ export interface DesiredCondition {
   message: string;
 }
 
-/** A condition timestamp: RFC 3339 in UTC with whole seconds, as metav1.Time serialises. */
+let lastSecond = NaN;
+let lastText = '';
+
+/**
+ * A condition timestamp: RFC 3339 in UTC with whole seconds, as metav1.Time serialises; formatted
+ * once per second (every condition a burst writes in one second carries the same text).
+ */
 export function conditionTime(now: number): string {
-  return new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(now / 1000);
+  if (second !== lastSecond) {
+    // An invalid time is never remembered (NaN differs from itself): toISOString throws for it.
+    lastText = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 export function findCondition(

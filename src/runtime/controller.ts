@@ -38,7 +38,7 @@
 import { asAgent } from '../client/user-agent.ts';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.ts';
 import type { Clock } from './clock.ts';
-import { controllerLogger, type Logger } from './logging.ts';
+import { controllerLogger, reconcileLogger, type Logger } from './logging.ts';
 import { processMetrics, type ReconcileResult, type RuntimeMetrics } from './metrics.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { Trigger } from './triggers.ts';
@@ -185,11 +185,11 @@ export class Controller<K> implements RunnableController {
   private async reconcileOne(keyString: string): Promise<void> {
     const { clock, planeOf } = this.options;
     const started = clock.now();
-    let log = controllerLogger(this.options.log, { controller: this.name, key: keyString });
+    let log = reconcileLogger(this.options.log, { controller: this.name, key: keyString });
     let outcome: Outcome;
     try {
       const key = this.parse(keyString);
-      log = controllerLogger(this.options.log, {
+      log = reconcileLogger(this.options.log, {
         controller: this.name,
         plane: planeOf?.(key),
         key: keyString,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { withDefaults } from './defaults.ts';
-import type { SchemaNode } from './schema-node.ts';
+import { fieldSchema, type SchemaNode } from './schema-node.ts';
 
 const PENDING = {
   status: 'Unknown',
@@ -113,5 +114,85 @@ describe('defaulting', () => {
     const input = { spec: { addresses: [{ class: 'a' }] } };
     withDefaults(input, schema);
     assert.deepEqual(input, { spec: { addresses: [{ class: 'a' }] } });
+  });
+});
+
+describe('dropping nulls at non-nullable fields', () => {
+  /** The copying version this module had before session 8, kept as the reference. */
+  const reference = (() => {
+    const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+      typeof v === 'object' && v !== null && !Array.isArray(v);
+    const isAdmitted = (_node: SchemaNode, _value: unknown) => false;
+    function referenceDrop(value: unknown, node: SchemaNode | undefined): unknown {
+      if (!node || isAdmitted(node, value)) return value;
+      if (Array.isArray(value)) {
+        const kept = value.map((item) => referenceDrop(item, node.items));
+        return kept.every((item, i) => item === value[i]) ? value : kept;
+      }
+      if (!isPlainObject(value)) return value;
+      const kept: Record<string, unknown> = {};
+      let same = true;
+      for (const [key, field] of Object.entries(value)) {
+        const child = fieldSchema(node, key);
+        if (field === null && child && !child.nullable) {
+          same = false;
+          continue;
+        }
+        kept[key] = referenceDrop(field, child);
+        if (kept[key] !== field) same = false;
+      }
+      return same ? value : kept;
+    }
+    return referenceDrop;
+  })();
+
+  // No defaults anywhere, so withDefaults only drops nulls.
+  const leaf: SchemaNode = { type: 'string' };
+  const nullableLeaf: SchemaNode = { type: 'string', nullable: true };
+  const inner: SchemaNode = {
+    type: 'object',
+    properties: {
+      a: leaf,
+      b: nullableLeaf,
+      list: { type: 'array', items: { type: 'object', properties: { x: leaf } } },
+    },
+  };
+  const nullSchema: SchemaNode = {
+    type: 'object',
+    properties: {
+      spec: inner,
+      map: { type: 'object', additionalProperties: inner },
+      open: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
+  };
+  const key = fc.constantFrom('spec', 'map', 'open', 'a', 'b', 'x', 'list', 'other', '__proto__');
+  const value = fc.letrec<{ v: unknown }>((tie) => ({
+    v: fc.oneof(
+      { depthSize: 'small' },
+      fc.constant(null),
+      fc.string({ maxLength: 2 }),
+      fc.integer(),
+      fc.array(tie('v'), { maxLength: 3 }),
+      fc
+        .array(fc.tuple(key, tie('v')), { maxLength: 4 })
+        .map((entries) => JSON.parse(JSON.stringify(Object.fromEntries(entries))) as unknown),
+      fc.constant(JSON.parse('{"__proto__": null, "a": null, "b": null}') as unknown),
+      fc.constant(JSON.parse('{"a": "k", "__proto__": "text"}') as unknown),
+    ),
+  })).v;
+
+  it('drops what the copying version dropped, and returns what holds no such null as it is', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        const expected = reference(v, nullSchema);
+        const actual = withDefaults(v, nullSchema);
+        assert.deepEqual(actual, expected);
+        assert.equal(actual === v, expected === v);
+        if (v !== null && typeof v === 'object') {
+          assert.equal(Object.getPrototypeOf(actual), Object.getPrototypeOf(expected));
+        }
+      }),
+      { numRuns: 3000, seed: 14 },
+    );
   });
 });

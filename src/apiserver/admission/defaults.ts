@@ -56,13 +56,48 @@ function defaultedNull(value: unknown, node: SchemaNode | undefined): unknown {
   return value === null && hasDefault(node) && !node.nullable ? clone(node.default) : value;
 }
 
+/**
+ * `value` without the nulls at non-nullable fields; what holds none is returned itself, and a
+ * copy is made only from the first field or item that changes (most writes carry no such null).
+ */
 function dropNonNullableNulls(value: unknown, node: SchemaNode | undefined): unknown {
   if (!node || isAdmitted(node, value)) return value;
   if (Array.isArray(value)) {
-    const kept = value.map((item) => dropNonNullableNulls(item, node.items));
-    return kept.every((item, i) => item === value[i]) ? value : kept;
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const next = dropNonNullableNulls(item, node.items);
+      if (kept) kept.push(next);
+      else if (next !== item) {
+        kept = value.slice(0, i);
+        kept.push(next);
+      }
+    }
+    return kept ?? value;
   }
   if (!isPlainObject(value)) return value;
+  // A field named `__proto__` takes the copying path below, which drops it when it is not an
+  // object (assigning it sets the copy's prototype), as this function always has.
+  if (Object.hasOwn(value, '__proto__')) return copyWithoutNulls(value, node);
+  let kept: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const field = value[key];
+    const child = fieldSchema(node, key);
+    const dropped = field === null && child !== undefined && !child.nullable;
+    const next = dropped ? undefined : dropNonNullableNulls(field, child);
+    if (!kept && (dropped || next !== field)) {
+      kept = {};
+      for (const earlier of Object.keys(value)) {
+        if (earlier === key) break;
+        kept[earlier] = value[earlier];
+      }
+    }
+    if (kept && !dropped) kept[key] = next;
+  }
+  return kept ?? value;
+}
+
+function copyWithoutNulls(value: Record<string, unknown>, node: SchemaNode): unknown {
   const kept: Record<string, unknown> = {};
   let same = true;
   for (const [key, field] of Object.entries(value)) {

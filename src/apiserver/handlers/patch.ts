@@ -11,7 +11,7 @@ import { decodeBody, mediaType, readBody } from '../http/io.ts';
 import { nowRfc3339, type KubeObject } from '../objects.ts';
 import { parseApplyBody, serverSideApply } from '../patch/apply.ts';
 import { applyJsonPatch } from '../patch/json-patch.ts';
-import { applyMergePatch } from '../patch/merge-patch.ts';
+import { applyOwnedMergePatch } from '../patch/merge-patch.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.ts';
 import { apiVersionOf, resourceRef, type ResourceType } from '../resources/resource-type.ts';
 import { checkResourceVersion, createObject, readObject, updateObject } from '../writes.ts';
@@ -35,7 +35,8 @@ function patched(r: ResourceRequest, current: KubeObject, contentType: string, b
     case JSON_PATCH:
       return applyJsonPatch(current, decodeBody(body, contentType), r.plane.maxObjectBytes);
     case MERGE_PATCH:
-      return applyMergePatch(current, decodeBody(body, contentType));
+      // The decoded body is this merge's alone: its values go into the object uncopied.
+      return applyOwnedMergePatch(current, decodeBody(body, contentType));
     case STRATEGIC_MERGE_PATCH:
       return applyStrategicMergePatch(current, decodeBody(body, contentType), r.type.strategicMerge!);
     default:

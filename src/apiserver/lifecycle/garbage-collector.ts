@@ -17,7 +17,7 @@
  * watchers see events in revision order. Deleting a dependent honours its own finalizers; a step
  * that is refused (by an admission plugin) is tried again after RETRY_MS.
  */
-import type { KubeObject, OwnerReference } from '../objects.ts';
+import { deepEqual, type KubeObject, type OwnerReference } from '../objects.ts';
 import type { PlaneState } from '../plane-state.ts';
 import { presentedForm, type ResourceType } from '../resources/resource-type.ts';
 import type { StoredEvent } from '../storage/revision-log.ts';
@@ -92,17 +92,31 @@ export class GarbageCollector {
     const deleted = event.type === 'DELETED';
     this.index(event.resource, deleted ? undefined : event.object, event.previous);
     const location = this.locate(event.resource, event.object);
-    if (!deleted && needsCollection(event.object)) this.examine(location);
+    if (!deleted && needsCollection(event.object) && this.mayCollect(event)) this.examine(location);
     const uid = event.object.metadata.uid;
     if (deleted && uid) {
       for (const id of this.dependents.get(uid) ?? []) this.examineId(id);
       if ((this.dependents.get(uid)?.size ?? 0) === 0) this.dependents.delete(uid);
     }
-    // A dependent that changed or went may unblock an owner in foreground deletion.
+    // A dependent that changed or went may unblock an owner in foreground deletion (an owner
+    // that is not being deleted has nothing to wait for).
     for (const ref of event.object.metadata.ownerReferences ?? []) {
       const owner = this.objects.get(ref.uid);
-      if (owner) this.examine(owner);
+      if (owner && this.plane.log.get(owner.storage, owner.key)?.metadata.deletionTimestamp !== undefined)
+        this.examine(owner);
     }
+  }
+
+  /**
+   * Whether a new or changed object may now be collected: it is new, being deleted, or its
+   * owner references changed. An object whose references stayed as they were was examined when
+   * they were set, and the only later change that can leave its owners unresolved, an owner
+   * going, examines it then (`observe` of the owner's DELETED).
+   */
+  private mayCollect(event: StoredEvent): boolean {
+    const { object, previous } = event;
+    if (previous === undefined || object.metadata.deletionTimestamp !== undefined) return true;
+    return !deepEqual(object.metadata.ownerReferences ?? [], previous.metadata.ownerReferences ?? []);
   }
 
   private examineId(id: string): void {

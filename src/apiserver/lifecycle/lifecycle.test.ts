@@ -130,6 +130,32 @@ describe('object lifecycle', () => {
     assert.equal(readObject(plane, widgets, 'default', 'orphaned'), undefined);
   });
 
+  it('collects a dependent whose owner references change to an absent owner, not one whose content changes', async () => {
+    const { plane, widgets, configMaps, create, ownedBy } = setup();
+    const owner = create(configMaps, 'owner');
+    create(widgets, 'dep', { metadata: ownedBy(owner) });
+    await settle();
+    const dep = getObject(plane, widgets, 'default', 'dep');
+    updateObject(plane, widgets, { ...dep, spec: { size: 2 } }, dep);
+    await settle();
+    const changed = getObject(plane, widgets, 'default', 'dep');
+    assert.deepEqual(changed.spec, { size: 2 });
+    updateObject(
+      plane,
+      widgets,
+      {
+        ...changed,
+        metadata: {
+          ...changed.metadata,
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'never-existed' }],
+        },
+      },
+      changed,
+    );
+    await settle();
+    assert.equal(readObject(plane, widgets, 'default', 'dep'), undefined);
+  });
+
   it('treats an owner in another namespace as absent', async () => {
     const { plane, widgets, configMaps, namespaces, create, ownedBy } = setup();
     create(namespaces, 'other');

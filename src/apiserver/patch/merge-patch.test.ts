@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyMergePatch, createMergePatch } from './merge-patch.ts';
+import fc from 'fast-check';
+import { applyMergePatch, applyOwnedMergePatch, createMergePatch } from './merge-patch.ts';
 
 const configMap = () => ({
   apiVersion: 'v1',
@@ -106,5 +107,33 @@ describe('merge patch', () => {
       assert.deepEqual(applyMergePatch(original, createMergePatch(original, modified)), modified);
       assert.deepEqual(applyMergePatch(modified, createMergePatch(modified, original)), original);
     });
+  });
+});
+
+describe('merge patch of a handed-over patch', () => {
+  it('merges as applyMergePatch does, leaving the target untouched', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.jsonValue({ maxDepth: 4 }), (target, patch) => {
+        const targetBefore = structuredClone(target);
+        const expected = applyMergePatch(target, structuredClone(patch));
+        assert.deepEqual(applyOwnedMergePatch(target, patch), expected);
+        assert.deepEqual(target, targetBefore);
+      }),
+      { numRuns: 1000, seed: 14 },
+    );
+  });
+
+  it("takes the patch's own values rather than copies, and copies nothing the patch does not reach", () => {
+    const conditions = [{ type: 'Ready', status: 'True' }];
+    const spec = { network: 'net' };
+    const result = applyOwnedMergePatch(
+      { spec, status: { phase: 'Pending' } },
+      { status: { conditions } },
+    ) as { spec: unknown; status: { conditions: unknown; phase: string } };
+    assert.equal(result.status.conditions, conditions);
+    assert.equal(result.spec, spec);
+    assert.equal(result.status.phase, 'Pending');
+    const copied = applyMergePatch({}, { status: { conditions } }) as { status: { conditions: unknown } };
+    assert.notEqual(copied.status.conditions, conditions);
   });
 });

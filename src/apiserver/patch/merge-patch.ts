@@ -8,6 +8,9 @@
  * new, values taken from the patch are copies, and what the patch does not touch is the target's
  * own value, shared (the server's stored objects are immutable, so sharing them is safe and
  * spares a deep copy of the whole object per patch).
+ * `applyOwnedMergePatch` is the same merge for a patch its caller hands over (a request body just
+ * decoded, used for nothing else): the values it takes from the patch are the patch's own, not
+ * copies, and the patch must not be used or changed afterwards.
  * Caveat: a merge patch cannot set a field to `null` (RFC 7386 §2), so
  * `applyMergePatch(a, createMergePatch(a, b))` equals `b` for every `b` that holds no null.
  */
@@ -15,17 +18,22 @@ import { clone, deepEqual, isPlainObject } from '../objects.ts';
 import { fieldOf, setField, type JsonObject } from './json-object.ts';
 
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  return merge(target, patch);
+  return merge(target, patch, false);
+}
+
+/** `applyMergePatch` for a patch handed over: its values become the result's, uncopied. */
+export function applyOwnedMergePatch(target: unknown, patch: unknown): unknown {
+  return merge(target, patch, true);
 }
 
 /** RFC 7386 §2 `MergePatch`: a new object for every object the patch reaches, `target` untouched. */
-function merge(target: unknown, patch: unknown): unknown {
-  if (!isPlainObject(patch)) return clone(patch);
+function merge(target: unknown, patch: unknown, owned: boolean): unknown {
+  if (!isPlainObject(patch)) return owned ? patch : clone(patch);
   // Spread copies own fields as data (a field named `__proto__` stays a field).
   const merged: JsonObject = isPlainObject(target) ? { ...target } : {};
   for (const [name, value] of Object.entries(patch)) {
     if (value === null) delete merged[name];
-    else setField(merged, name, merge(fieldOf(merged, name), value));
+    else setField(merged, name, merge(fieldOf(merged, name), value, owned));
   }
   return merged;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { labelKeyErrors, labelValueErrors } from './label-syntax.ts';
 
 const NAME_PART =
@@ -43,5 +44,24 @@ describe('label values', () => {
     assert.deepEqual(labelValueErrors('b_'), [
       "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
     ]);
+  });
+});
+
+describe('label key checks, remembered', () => {
+  it('answers a key the same the second time as the first, valid or not', () => {
+    const key = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', 'Z', '9', '-', '.', '/', '_', ' ', 'é'), maxLength: 12 }),
+      fc.constantFrom('app', 'example.com/app', 'a/b/c', '/x', 'x/', `${'a'.repeat(64)}`, 'b'.repeat(63)),
+    );
+    fc.assert(
+      fc.property(key, (k) => {
+        const first = labelKeyErrors(k);
+        assert.deepEqual(labelKeyErrors(k), first);
+        assert.deepEqual(labelKeyErrors(k), first);
+      }),
+      { numRuns: 2000, seed: 14 },
+    );
+    assert.notDeepEqual(labelKeyErrors('a/b/c'), []);
+    assert.notDeepEqual(labelKeyErrors('a/b/c'), []);
   });
 });

@@ -43,8 +43,25 @@ function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+/**
+ * Keys found valid, so that the few keys every object carries (labels, annotations, finalizers)
+ * are not checked again on every write; forgotten all at once past MAX_VALID_KEYS.
+ */
+const validKeys = new Set<string>();
+const MAX_VALID_KEYS = 10_000;
+
 /** A label key: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
 export function labelKeyErrors(key: string): string[] {
+  if (validKeys.has(key)) return [];
+  const errors = keyErrors(key);
+  if (errors.length === 0) {
+    if (validKeys.size >= MAX_VALID_KEYS) validKeys.clear();
+    validKeys.add(key);
+  }
+  return errors;
+}
+
+function keyErrors(key: string): string[] {
   const parts = key.split('/');
   if (parts.length > 2) return [QUALIFIED_NAME_ERROR];
   const errors: string[] = [];

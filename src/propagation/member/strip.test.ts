@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { stripped } from './strip.ts';
 
 describe('strip list', () => {
@@ -77,5 +78,67 @@ describe('strip list', () => {
       },
     });
     assert.deepEqual(job.spec, { template: { metadata: { labels: { app: 'a' } } } });
+  });
+});
+
+describe('strip list, copying only what is kept', () => {
+  it('gives what copying the whole object and deleting gave, and never changes its argument', () => {
+    const server = [
+      'creationTimestamp',
+      'generation',
+      'managedFields',
+      'resourceVersion',
+      'uid',
+      'ownerReferences',
+      'finalizers',
+    ];
+    const metadata = fc.record(
+      {
+        name: fc.string({ maxLength: 3 }),
+        namespace: fc.string({ maxLength: 3 }),
+        annotations: fc.dictionary(
+          fc.constantFrom('a', 'deployment.kubernetes.io/revision', 'x'),
+          fc.string(),
+        ),
+        labels: fc.dictionary(fc.constantFrom('job-name', 'app'), fc.string()),
+        ...Object.fromEntries(server.map((field) => [field, fc.jsonValue({ maxDepth: 2 })])),
+      },
+      { requiredKeys: ['name'] },
+    );
+    const object = fc
+      .record(
+        {
+          apiVersion: fc.constantFrom('v1', 'apps/v1', 'batch/v1', 'networking.datumapis.com/v1alpha'),
+          kind: fc.constantFrom('Service', 'Deployment', 'Job', 'Secret', 'NetworkContext'),
+          metadata,
+          spec: fc.jsonValue({ maxDepth: 3 }),
+          status: fc.jsonValue({ maxDepth: 3 }),
+          data: fc.jsonValue({ maxDepth: 2 }),
+          type: fc.constantFrom('Opaque', 'kubernetes.io/service-account-token'),
+        },
+        { requiredKeys: ['metadata'] },
+      )
+      .map((generated) => structuredClone(generated)); // plain prototypes, as decoded JSON has
+    const reference = (input: Record<string, unknown>) => {
+      const copy = structuredClone(input) as Record<string, unknown> & { metadata: Record<string, unknown> };
+      for (const field of [...server, 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'])
+        delete copy.metadata[field];
+      delete copy.status;
+      return copy;
+    };
+    fc.assert(
+      fc.property(object, (input) => {
+        const before = structuredClone(input);
+        const result = stripped(input as never) as Record<string, unknown>;
+        assert.deepEqual(input, before);
+        // The kind-specific extras run on both; compare with them applied to the reference too.
+        assert.deepEqual(result, stripped(reference(input) as never));
+        assert.deepEqual(
+          Object.keys(result),
+          Object.keys(reference(input)).filter((k) => k in result),
+        );
+      }),
+      { numRuns: 1000, seed: 14 },
+    );
   });
 });

@@ -85,11 +85,19 @@ function groupOf(apiVersion: string | undefined): string {
 }
 
 export function stripped<T extends KubeObject>(object: T): T {
-  const copy: T & Fields = structuredClone(object);
-  for (const field of SERVER_METADATA) delete copy.metadata[field];
-  delete copy.status;
+  // Copy only what is kept: the status and the server's metadata are left out before the deep
+  // copy rather than copied and deleted.
+  const copy: T & Fields = structuredClone(withoutServerFields(object));
   NATIVE_EXTRAS[`${groupOf(copy.apiVersion)}/${copy.kind ?? ''}`]?.(copy);
   if (copy.metadata.annotations && Object.keys(copy.metadata.annotations).length === 0)
     delete copy.metadata.annotations;
   return copy;
+}
+
+/** A shallow copy of `object` without `status` and without the server's metadata fields. */
+function withoutServerFields<T extends KubeObject>(object: T): T {
+  const { status: _status, ...rest } = object as T & Fields;
+  const metadata: Fields = { ...object.metadata };
+  for (const field of SERVER_METADATA) delete metadata[field];
+  return { ...rest, metadata } as T;
 }
