@@ -31,7 +31,6 @@ import {
   DEFAULT_RESYNC_MS,
 } from '../../src/controllers/hub/location-publisher.ts';
 import { presenceController } from '../../src/controllers/hub/presence.ts';
-import { networkContextController } from '../../src/controllers/project/networkcontext.ts';
 import { replicatorController } from '../../src/controllers/project/replicator.ts';
 import { FakeClock } from '../../src/runtime/clock.ts';
 import {
@@ -463,56 +462,52 @@ describe('location publisher', () => {
     }));
 
   it('S62 netpresence creates no overlapping policy (policies written by netpresence)', () =>
-    // The networkcontext controller judges the context: its first hub copy waits for that.
-    withPublisher(
-      { extra: [presenceController, networkContextController, replicatorController] },
-      async (s, H) => {
-        for (const location of ['eu-west-1', 'ap-south-1']) {
-          await locations(s).create({
-            metadata: { name: location },
-            spec: {
-              locationClassName: 'datum-managed',
-              topology: { 'topology.datum.net/city-code': location.toUpperCase() },
-              provider: {},
-            },
-          });
-        }
-        await createLocationBinding(s, ALPHA, US_CENTRAL_1);
-        await createNetwork(s, ALPHA, VPC);
-        await s.client('hub', NETWORK_BINDINGS).create(binding('web', H, VPC));
-        await until(
-          async () => (await s.client('hub', NETWORK_CONTEXTS).get(C, H)) !== undefined,
-          WITHIN,
-          'the hub copy of C',
+    withPublisher({ extra: [presenceController, replicatorController] }, async (s, H) => {
+      for (const location of ['eu-west-1', 'ap-south-1']) {
+        await locations(s).create({
+          metadata: { name: location },
+          spec: {
+            locationClassName: 'datum-managed',
+            topology: { 'topology.datum.net/city-code': location.toUpperCase() },
+            provider: {},
+          },
+        });
+      }
+      await createLocationBinding(s, ALPHA, US_CENTRAL_1);
+      await createNetwork(s, ALPHA, VPC);
+      await s.client('hub', NETWORK_BINDINGS).create(binding('web', H, VPC));
+      await until(
+        async () => (await s.client('hub', NETWORK_CONTEXTS).get(C, H)) !== undefined,
+        WITHIN,
+        'the hub copy of C',
+      );
+      await until(
+        async () => (await policies(s).list()).items.length === 3,
+        WITHIN,
+        'one policy per location',
+      );
+      const selectsPresence = (policy: KubeObject & { spec: ClusterPropagationPolicy['spec'] }) =>
+        policy.spec.resourceSelectors.some((selector) =>
+          ['NetworkContext', 'Subnet'].includes(selector.kind),
         );
-        await until(
-          async () => (await policies(s).list()).items.length === 3,
-          WITHIN,
-          'one policy per location',
-        );
-        const selectsPresence = (policy: KubeObject & { spec: ClusterPropagationPolicy['spec'] }) =>
-          policy.spec.resourceSelectors.some((selector) =>
-            ['NetworkContext', 'Subnet'].includes(selector.kind),
-          );
-        const clusterPolicies = (await policies(s).list()).items.filter(selectsPresence);
-        const namespacedPolicies = (
-          await s
-            .client<KubeObject & { spec: ClusterPropagationPolicy['spec'] }>('hub', PROPAGATION_POLICIES)
-            .list()
-        ).items.filter(selectsPresence);
-        assert.deepEqual(clusterPolicies.map((policy) => policy.metadata.name).sort(), [
-          'location-ap-south-1',
-          'location-eu-west-1',
-          'location-us-central-1',
-        ]);
-        assert.equal(namespacedPolicies.length, 0);
-        for (const policy of clusterPolicies) {
-          const location = policy.metadata.name!.slice('location-'.length);
-          for (const selector of policy.spec.resourceSelectors.filter(
-            (entry) => entry.kind !== 'ServingLocation',
-          ))
-            assert.deepEqual(selector.labelSelector, { matchLabels: { [LOCATION_LABEL]: location } });
-        }
-      },
-    ));
+      const clusterPolicies = (await policies(s).list()).items.filter(selectsPresence);
+      const namespacedPolicies = (
+        await s
+          .client<KubeObject & { spec: ClusterPropagationPolicy['spec'] }>('hub', PROPAGATION_POLICIES)
+          .list()
+      ).items.filter(selectsPresence);
+      assert.deepEqual(clusterPolicies.map((policy) => policy.metadata.name).sort(), [
+        'location-ap-south-1',
+        'location-eu-west-1',
+        'location-us-central-1',
+      ]);
+      assert.equal(namespacedPolicies.length, 0);
+      for (const policy of clusterPolicies) {
+        const location = policy.metadata.name!.slice('location-'.length);
+        for (const selector of policy.spec.resourceSelectors.filter(
+          (entry) => entry.kind !== 'ServingLocation',
+        ))
+          assert.deepEqual(selector.labelSelector, { matchLabels: { [LOCATION_LABEL]: location } });
+      }
+    }));
 });

@@ -30,8 +30,6 @@ import {
   ALPHA,
   NETWORK_CONTEXTS,
   planeOf,
-  quiet,
-  reconcileCount,
   SUBNETS,
   until,
   US_CENTRAL_1,
@@ -59,23 +57,7 @@ const sourceLabels = {
   [NETWORK_UID_LABEL]: 'uid-of-vpc',
 };
 
-/**
- * Context C as presence creates it, judged as the networkcontext controller (not running here)
- * would judge it: a context's first hub copy waits for that judgement.
- */
 async function createContext(s: Scenario): Promise<NetworkContext> {
-  await createUnjudgedContext(s);
-  return writeCondition(
-    s.client<NetworkContext>(PLANE, NETWORK_CONTEXTS),
-    C,
-    'default',
-    'Ready',
-    'True',
-    'Ready',
-  );
-}
-
-async function createUnjudgedContext(s: Scenario): Promise<NetworkContext> {
   return s.client<NetworkContext>(PLANE, NETWORK_CONTEXTS).create({
     metadata: { name: C, namespace: 'default', labels: sourceLabels },
     spec: {
@@ -148,7 +130,7 @@ describe('replicator', () => {
       assert.deepEqual(hubContext.metadata.labels, expectedLabels('NetworkContext', C));
       assert.equal(hubContext.metadata.ownerReferences, undefined);
       assert.equal(hubContext.metadata.finalizers, undefined);
-      assert.deepEqual(hubContext.status, seededStatus(['Ready']), 'status never travels');
+      assert.deepEqual(hubContext.status, seededStatus(['Ready']));
       await until(
         async () =>
           (await s.client(PLANE, NETWORK_CONTEXTS).get(C, 'default'))?.metadata.finalizers?.includes(
@@ -170,77 +152,6 @@ describe('replicator', () => {
           ) === true,
         WITHIN,
         'the Subnet to carry the hub-replicator finalizer',
-      );
-    }));
-
-  it("a context's first hub copy waits for the networkcontext controller's judgement, then for the hub copy of the Subnet it names", () =>
-    withReplicator(async (s, H) => {
-      const contexts = s.client<NetworkContext>(PLANE, NETWORK_CONTEXTS);
-      await createUnjudgedContext(s);
-      const since = await reconcileCount(s.ctx, 'replicator');
-      await until(
-        async () =>
-          (await contexts.get(C, 'default'))?.metadata.finalizers?.includes(HUB_REPLICATOR_FINALIZER) ===
-          true,
-        WITHIN,
-        'the source to carry the hub-replicator finalizer',
-      );
-      await quiet(s.ctx, 'replicator', since);
-      assert.equal(
-        await s.client('hub', NETWORK_CONTEXTS).get(C, H),
-        undefined,
-        'no copy before the judgement',
-      );
-
-      // Judged, naming a Subnet that is not on the hub yet (one status write, as the
-      // networkcontext controller makes it): still no copy.
-      const judged = await contexts.patchMerge(
-        C,
-        'default',
-        {
-          status: {
-            conditions: [
-              {
-                type: 'Ready',
-                status: 'True',
-                reason: 'Ready',
-                message: 'This location is addressed from fd20::/64',
-                lastTransitionTime: '2026-12-03T00:00:00Z',
-                observedGeneration: 1,
-              },
-            ],
-            ipam: { ipv6SubnetRef: { name: SUBNET } },
-          },
-        },
-        { subresource: 'status' },
-      );
-      assert.equal(judged.status?.ipam?.ipv6SubnetRef?.name, SUBNET);
-      const afterJudgement = await reconcileCount(s.ctx, 'replicator');
-      await quiet(s.ctx, 'replicator', afterJudgement);
-      assert.equal(
-        await s.client('hub', NETWORK_CONTEXTS).get(C, H),
-        undefined,
-        'no copy before the hub copy of the Subnet it names',
-      );
-
-      // The Subnet's copy lands first; the context's follows, woken by it.
-      await createSubnet(s);
-      const hubSubnet = await copy<Subnet>(s, SUBNETS, H, SUBNET);
-      const hubContext = await copy<NetworkContext>(s, NETWORK_CONTEXTS, H, C);
-      assert.ok(
-        Number(hubSubnet.metadata.resourceVersion) < Number(hubContext.metadata.resourceVersion),
-        'the Subnet is on the hub before its context',
-      );
-
-      // Later changes are mirrored at once.
-      await contexts.patchMerge(C, 'default', { spec: { mtu: 1500 } });
-      await copy<NetworkContext>(
-        s,
-        NETWORK_CONTEXTS,
-        H,
-        C,
-        (held) => held.spec.mtu === 1500,
-        'the new MTU on the hub',
       );
     }));
 

@@ -17,13 +17,6 @@
  * 'reread'`, runtime/controller.ts); a copy create refused because the copy exists ends the
  * reconcile quietly, and the copy's ADDED event wakes the key. A source still without the
  * finalizer is woken by any change, status included.
- * A context's *first* hub copy waits, on events only, until the networkcontext controller has
- * judged the context (its `Ready` is no longer the admission seed) and, when that judgement names
- * a Subnet (`status.ipam.ipv6SubnetRef`), until that Subnet's hub copy exists: the Subnet then
- * travels the propagation chain ahead of its context, so a cell's claim finds the gateway when
- * the context arrives instead of building the interface without it and rewriting it (and both
- * its copies, and the claim) once the Subnet lands. Later changes to a copied context are
- * mirrored at once.
  */
 import { NETWORKING_GROUP } from '../../apis/networking/v1alpha/group.ts';
 import { LOCATION_LABEL, NETWORK_LABEL } from '../../apis/common/labels.ts';
@@ -40,9 +33,7 @@ import {
 import {
   HUB_REPLICATOR_FINALIZER,
   networkContextKind,
-  type NetworkContext,
 } from '../../apis/networking/v1alpha/network-context.ts';
-import { PENDING } from '../../apis/common/condition.ts';
 import { subnetKind } from '../../apis/networking/v1alpha/subnet.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
@@ -168,39 +159,6 @@ async function ensureHubNamespace(key: ReplicaKey, view: ProjectView, deps: Repl
   return hubNamespace;
 }
 
-/**
- * Whether the networkcontext controller has judged `context`: its `Ready` condition is there and
- * is not the seed admission gives every new object (apis.md §0, reason `Pending`, no generation).
- */
-export function judged(context: Replicated): boolean {
-  const ready = (context as NetworkContext).status?.conditions?.find(
-    (condition) => condition.type === 'Ready',
-  );
-  return ready !== undefined && (ready.reason !== PENDING || ready.observedGeneration !== undefined);
-}
-
-/** The Subnet a judged context names, if any. */
-function namedSubnet(context: Replicated): string | undefined {
-  return (context as NetworkContext).status?.ipam?.ipv6SubnetRef?.name || undefined;
-}
-
-/**
- * Whether a context's first hub copy must wait: until its judgement, and then until the hub copy
- * of the Subnet it names. The judgement's event (`sourceChanged`) and the Subnet copy's event
- * (`triggers`) wake it.
- */
-export function firstCopyWaits(
-  key: ReplicaKey,
-  source: Replicated,
-  hubNamespace: string,
-  deps: ReplicatorDeps,
-): boolean {
-  if (key.kind !== 'NetworkContext') return false;
-  if (!judged(source)) return true;
-  const subnet = namedSubnet(source);
-  return subnet !== undefined && deps.hub.Subnet.copies.get(hubNamespace, subnet) === undefined;
-}
-
 async function ensureCopy(
   key: ReplicaKey,
   source: Replicated,
@@ -211,7 +169,6 @@ async function ensureCopy(
   const labels = copyLabels(key, source);
   const held = copies.get(hubNamespace, key.name);
   if (!held) {
-    if (firstCopyWaits(key, source, hubNamespace, deps)) return;
     const owned = Object.fromEntries(Object.entries(labels).filter(([, value]) => value !== null)) as Record<
       string,
       string
@@ -329,23 +286,7 @@ const specOrMetadataChanged: Predicate = (event) =>
  */
 export const sourceChanged: Predicate = (event) =>
   specOrMetadataChanged(event) ||
-  (!event.object.metadata.deletionTimestamp && !hasFinalizer(event.object, HUB_REPLICATOR_FINALIZER)) ||
-  judgementChanged(event);
-
-/** A context's judgement, or the Subnet it names, changed (its first copy may be waiting on it). */
-function judgementChanged(event: InformerEvent<KubeObject>): boolean {
-  if (event.type !== 'MODIFIED' || event.previous === undefined) return false;
-  const before = event.previous as Replicated;
-  const after = event.object as Replicated;
-  return judged(before) !== judged(after) || namedSubnet(before) !== namedSubnet(after);
-}
-
-/** The key of the context a Subnet copy's spec names, in the copy's project and namespace. */
-function contextOfSubnetCopy(copy: Replicated): ReplicaKey | undefined {
-  const key = keyOfCopy(copy, 'Subnet');
-  const context = (copy.spec as { networkContext?: { name?: string } } | undefined)?.networkContext?.name;
-  return key && context ? { ...key, kind: 'NetworkContext', name: context } : undefined;
-}
+  (!event.object.metadata.deletionTimestamp && !hasFinalizer(event.object, HUB_REPLICATOR_FINALIZER));
 
 export function triggers(
   hubCopies: Record<ReplicatedKind, Informer<Replicated>>,
@@ -353,8 +294,6 @@ export function triggers(
 ): Trigger<ReplicaKey>[] {
   const copyKeys = (kind: ReplicatedKind) => (event: InformerEvent<Replicated>) => {
     const keys = [keyOfCopy(event.object, kind), event.previous && keyOfCopy(event.previous, kind)];
-    // A Subnet's copy appearing is what a context's first copy may wait for (firstCopyWaits).
-    if (kind === 'Subnet' && event.type === 'ADDED') keys.push(contextOfSubnetCopy(event.object));
     return keys.filter((key): key is ReplicaKey => key !== undefined);
   };
   return [
