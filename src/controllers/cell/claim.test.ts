@@ -7,6 +7,7 @@ import {
   NETWORKINTERFACECLAIM_RELEASE_FINALIZER,
   type NetworkInterfaceClaim,
 } from '../../apis/networking/v1alpha/network-interface-claim.ts';
+import type { NetworkInterface } from '../../apis/networking/v1alpha/network-interface.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import { BACKSTOP_MS } from '../../runtime/backstop.ts';
 import { FakeClock } from '../../runtime/clock.ts';
@@ -68,6 +69,7 @@ function world(w: {
   identity?: LocationIdentity;
   namespaces?: KubeObject[];
   contexts?: NetworkContext[];
+  interfaces?: NetworkInterface[];
 }) {
   const writes: Write[] = [];
   const clock = new FakeClock(Date.parse('2030-01-01T00:00:00Z'));
@@ -95,14 +97,15 @@ function world(w: {
   );
   const deps = {
     claims: stored(w.claim ?? claim()),
-    interfaces: stored(),
+    interfaces: stored(...(w.interfaces ?? [])),
     contexts: stored(...(w.contexts ?? [])),
     subnets: stored(),
     namespaces: stored(...(w.namespaces ?? [routed])),
     claimClient,
     interfaceClient: untouchable,
     contextClient: untouchable,
-    ipam: untouchable,
+    // Choosing a project's IPAM client reaches nothing; using it does.
+    ipam: { forProject: () => untouchable },
     cell: 'cell-a',
     identity,
     events: untouchable,
@@ -143,46 +146,56 @@ describe('claim reconcile, before anything reaches IPAM', () => {
     );
   });
 
-  it('refuses with the identity reason when the cell has no location identity, and asks for the backstop', async () => {
+  it('refuses with the identity reason when the cell has no location identity, and waits for the identity to change (no backstop)', async () => {
     const { deps, writes } = world({
       identity: { resolved: false, reason: 'NoLocationIdentity', message: 'no identity' },
     });
-    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'after', ms: BACKSTOP_MS });
+    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'done' });
     const ready = readyOf(writes);
     assert.equal(ready.status, 'False');
     assert.equal(ready.reason, 'NoLocationIdentity');
   });
 
-  it('refuses a claim whose namespace names no project', async () => {
+  it('refuses a claim whose namespace names no project, and waits for the namespace (no backstop)', async () => {
     const { deps, writes } = world({ identity: fra, namespaces: [] });
-    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'after', ms: BACKSTOP_MS });
+    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'done' });
     assert.equal(readyOf(writes).reason, 'ProjectUnresolved');
   });
 
-  it('refuses a network with no context in this location, naming the context', async () => {
+  it('refuses a network with no context in this location, naming the context, and waits for the context (no backstop)', async () => {
     const { deps, writes } = world({ identity: fra });
-    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'after', ms: BACKSTOP_MS });
+    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'done' });
     const ready = readyOf(writes);
     assert.equal(ready.reason, 'NetworkNotAvailableInLocation');
     assert.match(ready.message, /vpc-fra/);
   });
 
-  it('refuses while the context carries no address family yet', async () => {
+  it('refuses while the context carries no address family yet, and waits for its spec (no backstop)', async () => {
     const { deps, writes } = world({ identity: fra, contexts: [context()] });
-    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'after', ms: BACKSTOP_MS });
+    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'done' });
     assert.equal(readyOf(writes).reason, 'AddressFamiliesUnknown');
   });
 
-  it('refuses a family the context does not carry, naming it', async () => {
+  it('refuses a family the context does not carry, naming it, and waits for its spec (no backstop)', async () => {
     const { deps, writes } = world({
       identity: fra,
       claim: claim(true, ['IPv4', 'IPv6']),
       contexts: [context(['IPv6'])],
     });
-    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'after', ms: BACKSTOP_MS });
+    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'done' });
     const ready = readyOf(writes);
     assert.equal(ready.reason, 'AddressFamilyNotCarried');
     assert.match(ready.message, /IPv4/);
+  });
+
+  it("refuses an interface held by another claim and asks for the backstop: that interface's events wake only its holder", async () => {
+    const held: NetworkInterface = {
+      metadata: { name: 'eth0', namespace: 'ns-1' },
+      spec: { network: { name: 'vpc' }, claimRef: { name: 'other' } },
+    };
+    const { deps, writes } = world({ identity: fra, contexts: [context(['IPv6'])], interfaces: [held] });
+    assert.deepEqual(await reconcile(KEY, deps, log), { kind: 'after', ms: BACKSTOP_MS });
+    assert.equal(readyOf(writes).reason, 'InterfaceHeldByAnotherClaim');
   });
 
   it('does nothing for a claim that is gone from the store', async () => {

@@ -9,8 +9,10 @@
  * - an interface is adopted (claim-bind.ts) only when it satisfies the claim, and a lost
  *   interface is rebuilt on the same IPClaims; a missing allocation is reported once per finding
  *   and never repaired;
- * - every refusal ends in the 60 s backstop (IPAM refusals have no watch); every other input is
- *   watched, including the namespace's labels and the identity;
+ * - a refusal an event will end — the identity, the namespace's labels, the context and its
+ *   families — waits for that event (controllers.md §0: the backstop exists only where no watch
+ *   covers the condition); a refusal from IPAM, which has no watch, or by an interface (whose
+ *   events wake only the claims it names) ends in the 60 s backstop;
  * - no claim is judged before the identity controller's first answer: until then a live claim
  *   waits, and the answer wakes every claim. A deleting claim is released without one.
  */
@@ -81,10 +83,10 @@ export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): P
   if (!identity) return done(); // the identity's first answer wakes every claim
   const claim = await ensureFinalizer(deps.claimClient, stored, NETWORKINTERFACECLAIM_RELEASE_FINALIZER);
   if (claim !== stored) return done(); // the finalizer's event wakes this claim again
-  if (!identity.resolved) return reject(claim, identity, deps);
+  if (!identity.resolved) return reject(claim, identity, deps, WATCHED);
   const route = routeFromStore(deps.namespaces, namespace);
   if (!route.resolved)
-    return reject(claim, { reason: ClaimReason.ProjectUnresolved, message: route.message }, deps);
+    return reject(claim, { reason: ClaimReason.ProjectUnresolved, message: route.message }, deps, WATCHED);
   const network = claim.spec.network.name;
   const location = identity.location;
   const contextName = networkContextName(network, location);
@@ -97,6 +99,7 @@ export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): P
         message: claimRefusalMessages.networkNotAvailable(network, location, contextName, namespace),
       },
       deps,
+      WATCHED,
     );
   const carried = context.spec.ipFamilies ?? [];
   if (carried.length === 0)
@@ -107,6 +110,7 @@ export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): P
         message: claimRefusalMessages.familiesUnknown(contextName, network, location),
       },
       deps,
+      WATCHED,
     );
   const uncarried = claimFamilies(claim).find((family) => !carried.includes(family));
   if (uncarried)
@@ -117,6 +121,7 @@ export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): P
         message: claimRefusalMessages.familyNotCarried(network, location, uncarried),
       },
       deps,
+      WATCHED,
     );
   const ipam = deps.ipam.forProject(route.project);
   const bound = await bind(
@@ -126,7 +131,7 @@ export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): P
     deps,
     log,
   );
-  if ('refusal' in bound) return reject(claim, bound.refusal, deps);
+  if ('refusal' in bound) return reject(claim, bound.refusal, deps, bound.watched);
   await holdNetwork(namespace, network, deps, bound.iface);
   return report(claim, bound.iface, context, ipam, route.projectNamespace, deps);
 }
@@ -144,17 +149,18 @@ async function bind(
   placement: Placement,
   deps: ClaimDeps,
   log: Logger,
-): Promise<{ iface: NetworkInterface } | { refusal: Refusal }> {
+): Promise<{ iface: NetworkInterface } | { refusal: Refusal; watched: boolean }> {
   const namespace = claim.metadata.namespace!;
   const interfaceName = claimedInterfaceName(claim.metadata.name!, claim.spec);
   const existing = deps.interfaces.get(namespace, interfaceName);
   if (existing) {
+    // An interface's events wake only the claims it names, not one refused for wanting it.
     const refusal = adoptionRefusal(existing, claim);
-    if (refusal) return { refusal };
+    if (refusal) return { refusal, watched: false };
     return { iface: await adopt(existing, claim.metadata.name!, deps.interfaceClient) };
   }
   const planned = await newInterfaceRequests(claim, placement.ipam);
-  if ('refusal' in planned) return planned;
+  if ('refusal' in planned) return { refusal: planned.refusal, watched: false };
   const allocated = await allocateAll(
     claim.metadata.name!,
     planned.requests,
@@ -168,7 +174,7 @@ async function bind(
     },
     log,
   );
-  if (!allocated.allocated) return { refusal: allocated.refusal };
+  if (!allocated.allocated) return { refusal: allocated.refusal, watched: false };
   try {
     const built = newInterface(claim, interfaceName, context, allocated.held);
     // Gateways known now are written with the interface rather than by a second write.
@@ -226,8 +232,19 @@ async function report(
   return synced.gatewayRefusal === undefined ? done() : backstop();
 }
 
-/** §10 "Reject": Ready (and, while unbound, Bound and Allocated) False; the interface untouched. */
-async function reject(claim: NetworkInterfaceClaim, refusal: Refusal, deps: ClaimDeps): Promise<Outcome> {
+/** A refusal whose end a watch reports: no backstop behind it. */
+const WATCHED = true;
+
+/**
+ * §10 "Reject": Ready (and, while unbound, Bound and Allocated) False; the interface untouched.
+ * The backstop follows only a refusal no watch can end (`watched` false: IPAM's).
+ */
+async function reject(
+  claim: NetworkInterfaceClaim,
+  refusal: Refusal,
+  deps: ClaimDeps,
+  watched: boolean,
+): Promise<Outcome> {
   const conditions = refusedConditions(
     claim.status?.conditions,
     refusal,
@@ -236,7 +253,7 @@ async function reject(claim: NetworkInterfaceClaim, refusal: Refusal, deps: Clai
     deps.clock.now(),
   );
   await patchStatus(deps.claimClient, claim, { conditions });
-  return backstop();
+  return watched ? done() : backstop();
 }
 
 /** Every claim in the context's namespace on its network (the §10 index). */
