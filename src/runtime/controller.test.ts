@@ -316,6 +316,18 @@ describe('controller watch', () => {
 });
 
 describe('controller metrics and logs', () => {
+  it('reports its workers from start until stop, and a second stop counts none twice', async () => {
+    const clock = new FakeClock();
+    const { controller, metrics } = setup(clock, async () => undefined, 3);
+    const labels = { controller: 'presence' };
+    assert.equal(await sample(metrics, 'controller_runtime_max_concurrent_reconciles', labels), undefined);
+    await controller.start();
+    assert.equal(await sample(metrics, 'controller_runtime_max_concurrent_reconciles', labels), 3);
+    await controller.stop();
+    await controller.stop();
+    assert.equal(await sample(metrics, 'controller_runtime_max_concurrent_reconciles', labels), 0);
+  });
+
   it('counts reconciles by result, errors, and reconcile time', async () => {
     const clock = new FakeClock();
     const outcomes: (Outcome | Error)[] = [done(), after(10_000), new Error('e'), new TerminalError('t')];

@@ -27,6 +27,7 @@ export class RuntimeMetrics {
   readonly reconcileErrors: Counter<'controller'>;
   readonly terminalReconcileErrors: Counter<'controller'>;
   readonly reconcileTime: Histogram<'controller'>;
+  readonly maxConcurrentReconciles: Gauge<'controller'>;
   readonly workqueueDepth: Gauge<'name'>;
   readonly workqueueAdds: Counter<'name'>;
   readonly workqueueQueueDuration: Histogram<'name'>;
@@ -57,6 +58,14 @@ export class RuntimeMetrics {
       help: 'Length of time per reconciliation per controller',
       labelNames: ['controller'],
       buckets: RECONCILE_TIME_BUCKETS,
+      registers,
+    });
+    // Summed over the started controllers of one name (a fleet runs one per cell); absent until
+    // the first starts, 0 once all have stopped: it tells that a process's controllers run.
+    this.maxConcurrentReconciles = new Gauge({
+      name: 'controller_runtime_max_concurrent_reconciles',
+      help: 'Maximum number of concurrent reconciles per controller',
+      labelNames: ['controller'],
       registers,
     });
     this.workqueueDepth = new Gauge({

@@ -4,7 +4,9 @@
  * projected into the project plane next to its Network. Every fleet runs fixture F as a child
  * process; "within 2 seconds" is a real-time bound measured from the When step. Where a scenario
  * stops a cell's controllers, the fleet serves `cell-a` without them and the test runs
- * `netpresence cell` against it, as the cell's own identity.
+ * `netpresence cell` against it, as the cell's own identity; "the controllers starting again"
+ * (S120, S126) is when that process's /metrics reports the write-back's workers, which follows its
+ * Lease and its first lists (a start under load took over 2 s of that before the bound began).
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
@@ -25,7 +27,7 @@ import {
   type Any,
   type FleetFixture,
 } from '../support/fleet.ts';
-import { startProcess, type RunningProcess } from '../support/process.ts';
+import { get as httpGet, startProcess, type RunningProcess } from '../support/process.ts';
 
 const COPY = 'web-0-eth0.cell-a';
 const hubCopy = (f: FleetFixture, name = COPY) => get(f, 'hub', 'interfaces', name, f.H);
@@ -84,6 +86,24 @@ async function externalCell(f: FleetFixture): Promise<RunningProcess> {
     ...['--cell-name', 'cell-a', '--log-level', 'warn'],
   ]);
 }
+
+/** cell-a's process started again, once its interface write-back runs: a "When" of S120, S126. */
+async function restartedCell(f: FleetFixture): Promise<RunningProcess> {
+  const running = await externalCell(f);
+  try {
+    await allWithin(GIVEN_WITHIN, {
+      "the cell's write-back runs": async () =>
+        WRITE_BACK_RUNNING.test((await httpGet(`${running.metricsUrl}/metrics`)).body),
+    });
+  } catch (error) {
+    await stopProcess(running);
+    throw error;
+  }
+  return running;
+}
+
+const WRITE_BACK_RUNNING =
+  /^controller_runtime_max_concurrent_reconciles\{controller="interface-write-back"\} [1-9]/m;
 
 async function stopProcess(running: RunningProcess): Promise<void> {
   running.child.kill('SIGTERM');
@@ -213,6 +233,10 @@ describe('interface visibility on the embedded fleet', () => {
     cell = await externalCell(f);
     await scenario116(f);
     await stopProcess(cell);
+    // The claim goes too (held by its release finalizer until the cell is back): a claim that
+    // stays rebuilds its interface at once (S86), and the copies return with it; S120's Then
+    // held only in the instant between the write-back's delete and that rebuild.
+    await f.client('cell-a', KINDS.claims).delete('web-0-eth0', f.H);
     const interfaces = f.client<Any>('cell-a', KINDS.interfaces);
     await interfaces.patchMerge('web-0-eth0', f.H, { metadata: { finalizers: null } });
     await interfaces.delete('web-0-eth0', f.H);
@@ -222,7 +246,7 @@ describe('interface visibility on the embedded fleet', () => {
     // Nothing else removes them while the cell's controllers are down.
     assert.ok(await present(f, 'hub', 'interfaces', COPY, f.H), 'I@a remains');
     assert.ok(await present(f, ALPHA, 'interfaces', COPY, 'default'), 'I@p remains');
-    cell = await externalCell(f);
+    cell = await restartedCell(f);
     await allWithin(WITHIN, {
       'I@a is gone': () => gone(fixture, 'hub', 'interfaces', COPY, fixture.H),
       'I@p is gone': () => gone(fixture, ALPHA, 'interfaces', COPY, 'default'),
@@ -385,7 +409,7 @@ describe('interface visibility on the embedded fleet', () => {
     await stopProcess(cell);
     // An edit while cell-a is down shows when its restarted write-back has reconciled.
     await f.client('hub', KINDS.interfaces).patchMerge(COPY, f.H, { metadata: { labels: { x: 'y' } } });
-    cell = await externalCell(f);
+    cell = await restartedCell(f);
     await allWithin(WITHIN, {
       'I@a equals its source again': async () =>
         (await hubCopy(fixture))?.metadata.labels.x === undefined && (await copiesEqualSource(fixture)),
