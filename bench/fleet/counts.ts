@@ -1,7 +1,8 @@
 /**
- * bench/fleet's counts, which load does not change: per controller, the reconciles
- * (`controller_runtime_reconcile_total`, by result) and retries (`workqueue_retries_total`) the
- * run cost, and the API writes (`netpresence_apiserver_writes_total`, only writes that advanced a
+ * bench/fleet's counts: per controller, the reconciles (`controller_runtime_reconcile_total`, by
+ * result) and retries (`workqueue_retries_total`) the run cost, which load does not change, and the
+ * mean queue wait (`workqueue_queue_duration_seconds`) and reconcile time (awaits included), which
+ * it does; the API writes (`netpresence_apiserver_writes_total`, only writes that advanced a
  * revision) by plane kind, identity, resource, subresource and verb — and by controller when the
  * fleet runs with NETPRESENCE_USER_AGENT_PER_CONTROLLER=1 (client/user-agent.ts; it costs CPU, so
  * time that run apart) — and the fleet process's CPU time, from /proc, in all and by thread (the
@@ -20,12 +21,18 @@ import { METRICS_LINE_PREFIX } from '../../src/cli/up.ts';
 const RECONCILES = 'controller_runtime_reconcile_total';
 const RETRIES = 'workqueue_retries_total';
 const WRITES = 'netpresence_apiserver_writes_total';
+const QUEUE_WAIT = 'workqueue_queue_duration_seconds_sum';
+const RECONCILE_TIME = 'controller_runtime_reconcile_time_seconds_sum';
 
 export interface Snapshot {
   /** `controller|result` → count. */
   reconciles: Map<string, number>;
   /** queue name (the controller's) → count. */
   retries: Map<string, number>;
+  /** queue name → seconds its keys waited in the queue before a worker took them, summed. */
+  queueWait: Map<string, number>;
+  /** controller → seconds its reconciles ran (awaits included), summed. */
+  reconcileTime: Map<string, number>;
   /** `planeKind|user [agent]|resource|subresource|verb` → count. */
   writes: Map<string, number>;
   /** The fleet process's user + system CPU seconds. */
@@ -84,6 +91,8 @@ export async function snapshot(urls: string[], pid: number): Promise<Snapshot> {
   const result: Snapshot = {
     reconciles: new Map(),
     retries: new Map(),
+    queueWait: new Map(),
+    reconcileTime: new Map(),
     writes: new Map(),
     cpuSeconds: await cpuSeconds(pid),
     threadCpuSeconds: await threadCpuSeconds(pid),
@@ -91,6 +100,8 @@ export async function snapshot(urls: string[], pid: number): Promise<Snapshot> {
   for (const { name, labels, value } of samples) {
     if (name === RECONCILES) add(result.reconciles, `${labels.controller}|${labels.result}`, value);
     else if (name === RETRIES) add(result.retries, labels.name, value);
+    else if (name === QUEUE_WAIT) add(result.queueWait, labels.name, value);
+    else if (name === RECONCILE_TIME) add(result.reconcileTime, labels.controller, value);
     else if (name === WRITES)
       add(
         result.writes,
@@ -139,13 +150,22 @@ export function countLines(before: Snapshot, after: Snapshot, pairs: number, pid
   }
   for (const name of retries.keys()) if (!controllers.has(name)) controllers.set(name, new Map());
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-  lines.push('counts: controller | reconciles (by result) | retries');
+  const queueWait = delta(after.queueWait, before.queueWait);
+  const reconcileTime = delta(after.reconcileTime, before.reconcileTime);
+  const mean = (seconds: Map<string, number>, controller: string, n: number) =>
+    n ? `${(((seconds.get(controller) ?? 0) / n) * 1000).toFixed(1)} ms` : '-';
+  lines.push(
+    'counts: controller | reconciles (by result) | retries | mean queue wait | mean reconcile (awaits included)',
+  );
   for (const [controller, results] of [...controllers].sort((a, b) => total(b[1]) - total(a[1]))) {
     const byResult = [...results]
       .sort((a, b) => b[1] - a[1])
       .map(([r, n]) => `${r} ${n}`)
       .join(', ');
-    lines.push(`counts: ${controller} | ${total(results)} (${byResult}) | ${retries.get(controller) ?? 0}`);
+    const n = total(results);
+    lines.push(
+      `counts: ${controller} | ${n} (${byResult}) | ${retries.get(controller) ?? 0} | ${mean(queueWait, controller, n)} | ${mean(reconcileTime, controller, n)}`,
+    );
   }
   const all = delta(after.writes, before.writes);
   // Lease renewals are the background the revision figure leaves out too.
