@@ -27,7 +27,7 @@ import { projectObjectController } from '../controllers/shared/project-object-co
 import { resourceIdOf } from '../runtime/resource-ids.ts';
 import { patchStatus } from '../runtime/writes.ts';
 import type { Clock } from '../runtime/clock.ts';
-import type { Controller } from '../runtime/controller.ts';
+import { ROUND_TRIP_WORKERS, type Controller } from '../runtime/controller.ts';
 import type { Informer, ObjectStore } from '../runtime/informer-contract.ts';
 import type { RuntimeMetrics } from '../runtime/metrics.ts';
 import type { EngagedPlane, PlaneRegistry } from '../runtime/planes.ts';
@@ -143,7 +143,7 @@ export function subnetDataPlane(options: SubnetDataPlaneOptions): Controller<Pro
     name,
     watchPlane,
     reconcile: (key, planes) => reconcile(key, { planes, cells, clock: options.clock }),
-    workers: 2,
+    workers: ROUND_TRIP_WORKERS,
   });
   for (const informer of copies)
     controller.watch(

@@ -22,7 +22,7 @@ import { RB_FINALIZER, RB_PERMANENT_ID_LABEL } from '../apis/work/v1alpha2/resou
 import { isAlreadyExists } from '../client/errors.ts';
 import type { KubeObject } from '../client/types.ts';
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
-import { type Controller, done, type Outcome } from '../runtime/controller.ts';
+import { type Controller, done, ROUND_TRIP_WORKERS, type Outcome } from '../runtime/controller.ts';
 import type { InformerEvent } from '../runtime/informer-contract.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
 import { choosePolicy } from './choice.ts';
@@ -258,7 +258,7 @@ export const detectorController: ControllerDefinition<EngineContext> = {
       reconcile: (key: TemplateKey) => reconcile(key, view),
       toString: templateKeyString,
       fromString: templateKeyFromString,
-      workers: 4,
+      workers: ROUND_TRIP_WORKERS,
     });
     const policyTrigger = (tier: PolicyTier) =>
       watches(view.policies(tier), (event) => templatesOfPolicy(event, view), policyDecides);

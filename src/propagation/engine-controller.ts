@@ -9,7 +9,12 @@
  * name verbatim; `bindingController` keys one by binding and enqueues the key of every
  * ResourceBinding and ClusterResourceBinding event that passes the given predicates.
  */
-import { Controller, type ControllerOptions, type StalePolicy } from '../runtime/controller.ts';
+import {
+  Controller,
+  ROUND_TRIP_WORKERS,
+  type ControllerOptions,
+  type StalePolicy,
+} from '../runtime/controller.ts';
 import { forObject, type Predicate, type Trigger } from '../runtime/triggers.ts';
 import type { EngineContext } from './engine-context.ts';
 import type { Binding, HubView } from './hub-view.ts';
@@ -47,7 +52,7 @@ export const nameKeys = {
 };
 
 /**
- * A hub-side controller keyed by binding (scheduler, binding sync, status): 4 workers, woken by
+ * A hub-side controller keyed by binding (scheduler, binding sync, status): ROUND_TRIP_WORKERS, woken by
  * every event of either binding kind that passes `predicates`.
  */
 export function bindingController(
@@ -60,7 +65,7 @@ export function bindingController(
     ...options,
     toString: bindingKeyString,
     fromString: bindingKeyFromString,
-    workers: 4,
+    workers: ROUND_TRIP_WORKERS,
     triggers: [view.resourceBindings, view.clusterResourceBindings].map((informer) =>
       forObject(informer, (binding) => bindingKeyOf(binding), ...predicates),
     ),

@@ -69,8 +69,11 @@ export const after = (ms: number): Outcome => (ms > 0 ? { kind: 'after', ms } : 
 /**
  * Workers for a controller whose reconciles wait on API round trips, not on CPU: a reconcile
  * spends most of its time awaiting the server, so its workers bound how many keys are in flight,
- * not how much CPU is used. With four, a 1,000-binding burst kept networkcontext keys queued
- * 33 s on average behind reconciles of 158 ms while both cores idled half the time.
+ * not how much CPU is used. With four, a 1,000-binding burst kept networkcontext keys queued 33 s
+ * on average behind reconciles of 158 ms while both cores idled half the time (bench/README.md,
+ * session 9). The hub, project and engine controllers use it; a cell's controllers keep their few
+ * workers per cell (a fleet runs one set per cell, and a faster interface write-back only copies
+ * an interface more often while it is still being built).
  */
 export const ROUND_TRIP_WORKERS = 32;
 

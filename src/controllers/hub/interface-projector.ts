@@ -29,7 +29,7 @@ import { networkInterfaceKind } from '../../apis/networking/v1alpha/network-inte
 import { networkKind } from '../../apis/networking/v1alpha/network.ts';
 import { isAlreadyExists, isNotFound } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import { Controller, done, type Outcome } from '../../runtime/controller.ts';
+import { Controller, done, ROUND_TRIP_WORKERS, type Outcome } from '../../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import { watches, type Predicate } from '../../runtime/triggers.ts';
@@ -217,7 +217,7 @@ export const interfaceProjectorController: ControllerDefinition = {
       reconcile: async (key) => reconcile(key, deps),
       toString: copyKey.toString,
       fromString: copyKey.fromString,
-      workers: 4,
+      workers: ROUND_TRIP_WORKERS,
       clock: ctx.clock,
       log: ctx.log,
       metrics: ctx.metrics,

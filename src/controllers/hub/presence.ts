@@ -36,7 +36,7 @@ import { networkKind, type Network } from '../../apis/networking/v1alpha/network
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import { backstop } from '../../runtime/backstop.ts';
-import { Controller, done, requeue, type Outcome } from '../../runtime/controller.ts';
+import { Controller, done, requeue, ROUND_TRIP_WORKERS, type Outcome } from '../../runtime/controller.ts';
 import type { Informer, ObjectStore } from '../../runtime/informer-contract.ts';
 import type { EngagedPlane } from '../../runtime/planes.ts';
 import {
@@ -80,8 +80,6 @@ import {
 } from './presence-keys.ts';
 
 export const name = 'presence';
-
-export const PRESENCE_WORKERS = 16;
 
 const BINDINGS = resourceIdOf(networkBindingKind);
 const NETWORKS = resourceIdOf(networkKind);
@@ -445,9 +443,7 @@ export const presenceController: ControllerDefinition = {
       toString: presenceKeyString,
       fromString: presenceKeyFromString,
       planeOf: () => ctx.hub.name,
-      // Reconciles wait on round trips, not on CPU: at ten thousand bindings four workers left
-      // contexts Ready on the cells long before their bindings said so.
-      workers: PRESENCE_WORKERS,
+      workers: ROUND_TRIP_WORKERS,
       clock: ctx.clock,
       log: ctx.log,
       metrics: ctx.metrics,

@@ -37,7 +37,13 @@ import {
 import { subnetKind } from '../../apis/networking/v1alpha/subnet.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
-import { Controller, done, type Outcome, type ReconcilePass } from '../../runtime/controller.ts';
+import {
+  Controller,
+  done,
+  ROUND_TRIP_WORKERS,
+  type Outcome,
+  type ReconcilePass,
+} from '../../runtime/controller.ts';
 import type { Informer, InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import { projectPlaneName, type EngagedPlane } from '../../runtime/planes.ts';
@@ -380,7 +386,7 @@ export const replicatorController: ControllerDefinition = {
       toString: replicaKeyString,
       fromString: replicaKeyFromString,
       planeOf: (key) => projectPlaneName(key.project),
-      workers: 4,
+      workers: ROUND_TRIP_WORKERS,
       clock: ctx.clock,
       log: ctx.log,
       metrics: ctx.metrics,

@@ -5,10 +5,10 @@
  *
  * Guarantees: the controller watches the plane registry through one ProjectPlaneWatch built
  * from `watchPlane`, which every reconcile is given; each key's log lines carry its project
- * plane; `workers` keys are reconciled at once (default 4), never one key twice.
+ * plane; `workers` keys are reconciled at once (default ROUND_TRIP_WORKERS), never one key twice.
  */
 import type { Clock } from '../../runtime/clock.ts';
-import { Controller, type Outcome } from '../../runtime/controller.ts';
+import { Controller, ROUND_TRIP_WORKERS, type Outcome } from '../../runtime/controller.ts';
 import type { Logger } from '../../runtime/logging.ts';
 import type { ControllerDefinition, ManagerContext } from '../../runtime/manager-context.ts';
 import type { RuntimeMetrics } from '../../runtime/metrics.ts';
@@ -37,7 +37,7 @@ export interface ProjectObjectControllerOptions<V> {
     key: ProjectObjectKey,
     planes: ProjectPlaneWatch<ProjectObjectKey, V>,
   ) => Promise<Outcome | void>;
-  /** Default 4. */
+  /** Default ROUND_TRIP_WORKERS. */
   workers?: number;
 }
 
@@ -52,7 +52,7 @@ export function projectObjectController<V>(
     toString: projectObjectKeyString,
     fromString: projectObjectKeyFromString,
     planeOf: planeOfKey,
-    workers: options.workers ?? 4,
+    workers: options.workers ?? ROUND_TRIP_WORKERS,
     clock: ctx.clock,
     log: ctx.log,
     metrics: ctx.metrics,

@@ -35,7 +35,13 @@ import { clusterKind } from '../../apis/cluster/v1alpha1/cluster.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import { setCondition, type DesiredCondition } from '../../runtime/conditions.ts';
 import { resourceIdOf } from '../../runtime/resource-ids.ts';
-import { type Controller, done, type Outcome, TerminalError } from '../../runtime/controller.ts';
+import {
+  type Controller,
+  done,
+  type Outcome,
+  ROUND_TRIP_WORKERS,
+  TerminalError,
+} from '../../runtime/controller.ts';
 import type { Informer, InformerEvent } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer } from '../../runtime/finalizer.ts';
 import type { Logger } from '../../runtime/logging.ts';
@@ -54,7 +60,7 @@ import { clusterOfExecutionSpace, workKeyFromString, workKeyString, type WorkKey
 export const name = 'execution';
 
 /** Member writes are network calls: several Works are applied at once (never one twice). */
-export const EXECUTION_WORKERS = 16;
+export const EXECUTION_WORKERS = ROUND_TRIP_WORKERS;
 
 export const WORKS = resourceIdOf(workKind);
 export const CLUSTERS = resourceIdOf(clusterKind);
