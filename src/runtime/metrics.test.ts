@@ -8,6 +8,7 @@ const NAMES = [
   'controller_runtime_reconcile_errors_total',
   'controller_runtime_terminal_reconcile_errors_total',
   'controller_runtime_reconcile_time_seconds',
+  'controller_runtime_max_concurrent_reconciles',
   'workqueue_depth',
   'workqueue_adds_total',
   'workqueue_queue_duration_seconds',
