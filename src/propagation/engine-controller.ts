@@ -52,8 +52,8 @@ export const nameKeys = {
 };
 
 /**
- * A hub-side controller keyed by binding (scheduler, binding sync, status): ROUND_TRIP_WORKERS, woken by
- * every event of either binding kind that passes `predicates`.
+ * A hub-side controller keyed by binding (scheduler, binding sync, status): ROUND_TRIP_WORKERS
+ * workers, woken by every event of either binding kind that passes `predicates`.
  */
 export function bindingController(
   ctx: EngineContext,

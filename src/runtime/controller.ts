@@ -66,6 +66,8 @@ export const requeue = (): Outcome => ({ kind: 'requeue' });
 /** Reconcile the key again after `ms`, for a condition no watch reports; `ms <= 0` is done. */
 export const after = (ms: number): Outcome => (ms > 0 ? { kind: 'after', ms } : { kind: 'done' });
 /** A write lost a race; the newer state's watch event re-queues the key. */
+export const stale = (): Outcome => ({ kind: 'stale' });
+
 /**
  * Workers for a controller whose reconciles wait on API round trips, not on CPU: a reconcile
  * spends most of its time awaiting the server, so its workers bound how many keys are in flight,
@@ -76,8 +78,6 @@ export const after = (ms: number): Outcome => (ms > 0 ? { kind: 'after', ms } : 
  * an interface more often while it is still being built).
  */
 export const ROUND_TRIP_WORKERS = 32;
-
-export const stale = (): Outcome => ({ kind: 'stale' });
 
 /**
  * What follows a stale write: wait for the watch (the default), reconcile again at once, after
