@@ -43,8 +43,6 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
   const metrics = new RuntimeMetrics();
   let engine: Engine | undefined;
   let leading = false;
-  /** The current term: ended (aborted) when leadership is lost, so a start still listing gives up. */
-  let term = new AbortController();
 
   const endpoints = await serveEndpoints({
     metricsAddr: options.metricsAddr,
@@ -54,8 +52,9 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
     notReadyMessage: 'the propagation engine is starting',
   });
 
-  // The term's work is the engine, started once leadership is taken and stopped when it ends.
-  const engineWork = {
+  // The term's work is the engine, started once leadership is taken and stopped when it ends; a
+  // start still waiting for the hub's lists when the term ends gives up (its signal).
+  const engineWork = (term: AbortSignal) => ({
     async start() {
       engine = await startEngine({
         mode: 'standalone',
@@ -64,7 +63,7 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
         log,
         clock,
         metrics,
-        signal: term.signal,
+        signal: term,
       });
     },
     async stop() {
@@ -72,8 +71,8 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
       engine = undefined;
       await started?.stop();
     },
-  };
-  const election: LeaderElection = runWhileLeading(() => [engineWork], {
+  });
+  const election: LeaderElection = runWhileLeading((term) => [engineWork(term)], {
     plane: { client: (id) => resourceClient(options.hub, id) },
     name: PROPAGATOR_LEASE,
     namespace: PROPAGATOR_LEASE_NAMESPACE,
@@ -82,14 +81,8 @@ export async function startPropagator(options: PropagatorOptions): Promise<Propa
     clock,
     timing: options.leaseTiming,
     what: 'the propagation engine',
-    onStartedLeading: () => {
-      leading = true;
-      term = new AbortController();
-    },
-    onStoppedLeading: () => {
-      leading = false;
-      term.abort();
-    },
+    onStartedLeading: () => (leading = true),
+    onStoppedLeading: () => (leading = false),
   });
   log.info(
     { metricsUrl: endpoints.metricsUrl, healthUrl: endpoints.healthUrl },

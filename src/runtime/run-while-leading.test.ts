@@ -16,6 +16,8 @@ function fleet() {
   const leases = new FakeResource<Lease>(LEASES);
   const namespaces = new FakeResource(NAMESPACES);
   const timeline: string[] = [];
+  /** The signal each term's build was handed, in order. */
+  const signals: AbortSignal[] = [];
   const piece = (label: string, failStop = false): TermWork => ({
     start: async () => void timeline.push(`start ${label}`),
     stop: async () => {
@@ -26,7 +28,8 @@ function fleet() {
   const candidate = (identity: string, ready?: () => Promise<unknown>, failStop = false) => {
     let terms = 0;
     return runWhileLeading(
-      () => {
+      (term) => {
+        signals.push(term);
         terms++;
         return [piece(`${identity}${terms}.a`, failStop), piece(`${identity}${terms}.b`)];
       },
@@ -48,7 +51,7 @@ function fleet() {
       },
     );
   };
-  return { clock, leases, timeline, candidate };
+  return { clock, leases, timeline, signals, candidate };
 }
 
 describe('run while leading', () => {
@@ -65,6 +68,16 @@ describe('run while leading', () => {
     assert.deepEqual(timeline, ['start a1.a', 'start a1.b']);
     await a.stop();
     assert.deepEqual(timeline, ['start a1.a', 'start a1.b', 'stop a1.a', 'stop a1.b']);
+  });
+
+  it("hands the work it builds the term's signal, aborted when the term ends", async () => {
+    const { clock, signals, candidate } = fleet();
+    const a = candidate('a');
+    await clock.advance(0);
+    assert.equal(signals.length, 1);
+    assert.equal(signals[0].aborted, false, 'live while the term lasts');
+    await a.stop();
+    assert.equal(signals[0].aborted, true, 'aborted once the term ended');
   });
 
   it('stops every piece though one fails to stop', async () => {

@@ -3,9 +3,10 @@
  * a Lease. `netpresence manager` (its hub-resident controllers), `netpresence cell` and
  * `netpresence propagator` all lead this one way.
  *
- * Guarantees: each term of leadership builds its work afresh (nothing of a lost term is reused),
- * waits for `ready()` (the informers the work reads have listed), then starts each piece in the
- * order given — none if the term ended meanwhile; when the term ends (the Lease is lost, or
+ * Guarantees: each term of leadership builds its work afresh (nothing of a lost term is reused)
+ * and hands it the term's signal, aborted when the term ends, so a piece whose start may outlast
+ * the term gives up on it; it waits for `ready()` (the informers the work reads have listed), then
+ * starts each piece in the order given — none if the term ended meanwhile; when the term ends (the Lease is lost, or
  * `stop()`), every piece that was built is stopped, in the same order, a failing stop not
  * keeping the others from stopping. The Lease is released only after that (leader-election.ts),
  * so two processes never run the work at once.
@@ -51,7 +52,10 @@ export interface RunWhileLeadingOptions extends Omit<
   onStoppedLeading?: () => void;
 }
 
-export function runWhileLeading(build: () => TermWork[], options: RunWhileLeadingOptions): LeaderElection {
+export function runWhileLeading(
+  build: (term: AbortSignal) => TermWork[],
+  options: RunWhileLeadingOptions,
+): LeaderElection {
   const { plane, identity, ready, what, onStartedLeading, onStoppedLeading, ...election } = options;
   return runLeaderElection({
     ...election,
@@ -60,7 +64,7 @@ export function runWhileLeading(build: () => TermWork[], options: RunWhileLeadin
     identity: identity ?? defaultCandidateIdentity(),
     async onStartedLeading(signal) {
       onStartedLeading?.();
-      const work = build();
+      const work = build(signal);
       try {
         await ready?.();
         if (!signal.aborted) for (const piece of work) await piece.start();
