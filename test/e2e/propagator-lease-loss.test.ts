@@ -33,22 +33,12 @@ import type { KubeObject, ResourceId } from '../../src/client/types.ts';
 import { PROPAGATOR_LEASE, PROPAGATOR_LEASE_NAMESPACE } from '../../src/processes/propagator.ts';
 import { LEASES, type Lease } from '../../src/runtime/leader-election.ts';
 import { eventually, startTestServer, type TestServer } from '../support/apiserver.ts';
-import {
-  CLUSTERS,
-  contextTemplate,
-  CPPS,
-  locationPolicy,
-  NAMESPACES,
-  NCS,
-  NS_A,
-  TEMPLATE,
-} from '../support/propagation-harness.ts';
+import { propagatedThroughSecret } from '../support/propagation-harness.ts';
 import { startProcess, type RunningProcess } from '../support/process.ts';
 import { CONFIG_DIR } from '../support/split-fleet.ts';
 
 const MEMBER = 'cell-dfw-1';
 const IDENTITY = 'lease-loss-propagator';
-const SECRETS: ResourceId = { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true };
 const CLUSTER_ROLES: ResourceId = {
   group: 'rbac.authorization.k8s.io',
   version: 'v1',
@@ -177,23 +167,7 @@ describe('netpresence propagator, its Lease lost before the hub listed CRDs (iss
     await whileAlive(() => (count('propagation engine started') === 2 ? true : undefined), 'a fresh engine');
 
     // The fresh engine works: a template reaches the member.
-    await f.hub(NAMESPACES).create({ metadata: { name: 'karmada-cluster' } });
-    await f.hub(SECRETS).create({
-      metadata: { name: MEMBER, namespace: 'karmada-cluster' },
-      data: { kubeconfig: Buffer.from(f.t.kubeConfig(MEMBER).exportConfig()).toString('base64') },
-    });
-    await f.hub(CLUSTERS).create({
-      metadata: { name: MEMBER, labels: { 'topology.datum.net/location': 'dfw' } },
-      spec: { syncMode: 'Push', secretRef: { namespace: 'karmada-cluster', name: MEMBER } },
-    });
-    await f.hub(NAMESPACES).create({ metadata: { name: NS_A } });
-    await f.hub(CPPS).create(locationPolicy('dfw'));
-    await f.hub(NCS).create(contextTemplate());
-    const copy = await eventually(
-      () => resourceClient(f.t.kubeConfig(MEMBER), NCS).get(TEMPLATE, NS_A),
-      45_000,
-      'the copy on the member',
-    );
+    const copy = await propagatedThroughSecret(f.t.kubeConfig('hub'), f.t.kubeConfig(MEMBER), MEMBER);
     assert.equal(copy.metadata.labels?.['karmada.io/managed'], 'true');
 
     f.propagator.child.kill('SIGTERM');

@@ -11,24 +11,13 @@ import { after, before, describe, it } from 'node:test';
 import { cellCrds, hubCrds, propagationCrds } from '../../src/apis/crds.ts';
 import { installCrds } from '../../src/apis/install-crds.ts';
 import { resourceClient } from '../../src/client/resource-client.ts';
-import type { ResourceId } from '../../src/client/types.ts';
 import { PROPAGATOR_LEASE, PROPAGATOR_LEASE_NAMESPACE } from '../../src/processes/propagator.ts';
 import { LEASES, type Lease } from '../../src/runtime/leader-election.ts';
 import { eventually, startTestServer, type TestServer } from '../support/apiserver.ts';
-import {
-  CLUSTERS,
-  contextTemplate,
-  CPPS,
-  locationPolicy,
-  NAMESPACES,
-  NCS,
-  NS_A,
-  TEMPLATE,
-} from '../support/propagation-harness.ts';
+import { propagatedThroughSecret } from '../support/propagation-harness.ts';
 import { get, startProcess, type RunningProcess } from '../support/process.ts';
 
 const MEMBER = 'cell-dfw-1';
-const SECRETS: ResourceId = { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true };
 
 describe('netpresence propagator', () => {
   let t: TestServer;
@@ -74,26 +63,7 @@ describe('netpresence propagator', () => {
   });
 
   it('propagates a template to a member reached through its Cluster and kubeconfig Secret', async () => {
-    const hub = (id: ResourceId) => resourceClient(t.kubeConfig('hub'), id);
-    await hub(NAMESPACES).create({ metadata: { name: 'karmada-cluster' } });
-    await hub(SECRETS).create({
-      metadata: { name: MEMBER, namespace: 'karmada-cluster' },
-      data: { kubeconfig: Buffer.from(t.kubeConfig(MEMBER).exportConfig()).toString('base64') },
-    });
-    await hub(CLUSTERS).create({
-      metadata: { name: MEMBER, labels: { 'topology.datum.net/location': 'dfw' } },
-      spec: { syncMode: 'Push', secretRef: { namespace: 'karmada-cluster', name: MEMBER } },
-    });
-    await hub(NAMESPACES).create({ metadata: { name: NS_A } });
-    await hub(CPPS).create(locationPolicy('dfw'));
-    await hub(NCS).create(contextTemplate());
-    // Bounded by a first probe that times out under load (5 s), the next probe (10 s) and the
-    // scheduling and apply after it.
-    const copy = await eventually(
-      () => resourceClient(t.kubeConfig(MEMBER), NCS).get(TEMPLATE, NS_A),
-      45_000,
-      'the copy on the member',
-    );
+    const copy = await propagatedThroughSecret(t.kubeConfig('hub'), t.kubeConfig(MEMBER), MEMBER);
     assert.equal(copy.metadata.labels?.['karmada.io/managed'], 'true');
   });
 

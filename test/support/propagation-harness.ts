@@ -44,6 +44,8 @@ import { embeddedMembers } from '../../src/propagation/member/index.ts';
 import { FakeClock } from '../../src/runtime/clock.ts';
 import { rootLogger, type Logger } from '../../src/runtime/logging.ts';
 import { RuntimeMetrics } from '../../src/runtime/metrics.ts';
+import { SECRETS } from '../../src/propagation/member/secret-trigger.ts';
+import { eventually as eventuallyInRealTime } from './apiserver.ts';
 
 export const HUB = 'hub';
 export const DFW_1 = 'cell-dfw-1';
@@ -324,6 +326,39 @@ export function contextTemplate(
     },
     spec: { network: { name: 'default' }, location: { name: 'dfw' }, mtu: options.mtu ?? 1400 },
   };
+}
+
+/**
+ * Through a `netpresence propagator` running against `hub` (real time): joins `member` as a Push
+ * Cluster of location dfw reached through its kubeconfig Secret (`karmada-cluster/<member>`),
+ * creates the fixture template with a policy for dfw, and resolves with the template's copy on
+ * the member.
+ */
+export async function propagatedThroughSecret(
+  hub: KubeConfig,
+  member: KubeConfig,
+  memberName: string,
+): Promise<KubeObject> {
+  const client = (id: ResourceId) => resourceClient(hub, id);
+  await client(NAMESPACES).create({ metadata: { name: 'karmada-cluster' } });
+  await client(SECRETS).create({
+    metadata: { name: memberName, namespace: 'karmada-cluster' },
+    data: { kubeconfig: Buffer.from(member.exportConfig()).toString('base64') },
+  });
+  await client(CLUSTERS).create({
+    metadata: { name: memberName, labels: { 'topology.datum.net/location': 'dfw' } },
+    spec: { syncMode: 'Push', secretRef: { namespace: 'karmada-cluster', name: memberName } },
+  });
+  await client(NAMESPACES).create({ metadata: { name: NS_A } });
+  await client(CPPS).create(locationPolicy('dfw'));
+  await client(NCS).create(contextTemplate());
+  // Bounded by a first probe that times out under load (5 s), the next probe (10 s) and the
+  // scheduling and apply after it.
+  return eventuallyInRealTime(
+    () => resourceClient(member, NCS).get(TEMPLATE, NS_A),
+    45_000,
+    'the copy on the member',
+  );
 }
 
 /** The condition `type` of `object`, if any. */
