@@ -194,7 +194,7 @@ describe('netpresence propagator, its Lease lost while its engine waits for the 
     assert.equal(f.count('propagation engine started'), 0);
 
     f.propagator.child.kill('SIGTERM');
-    const exited = await Promise.race([f.propagator.exited, sleep(30_000).then(() => 'still running')]);
+    const exited = await Promise.race([f.propagator.exited, sleep(30_000, 'still running', { ref: false })]);
     assert.equal(exited, 0, `the propagator stops cleanly on SIGTERM:\n${f.stderr}`);
     assert.equal(f.count('starting workers'), 0, 'no controller started in either term');
   });
