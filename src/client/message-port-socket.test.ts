@@ -3,15 +3,33 @@ import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import type { Duplex } from 'node:stream';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { acceptPorts, MessagePortSocket, portConnector, WINDOW } from './message-port-socket.ts';
+import {
+  acceptPorts,
+  DEFAULT_PACING,
+  MessagePortSocket,
+  portConnector,
+  WINDOW,
+  type Pacing,
+} from './message-port-socket.ts';
 
-/** One connection through a new acceptor channel: [the connecting end, the accepted end]. */
-async function connected(): Promise<[MessagePortSocket, MessagePortSocket]> {
+/** Time that stands still: only bytes and turns of the event loop decide when a batch is posted. */
+const STILL: Pacing = { ...DEFAULT_PACING, now: () => 0 };
+
+/**
+ * One connection through a new acceptor channel: [the connecting end, the accepted end], each
+ * end paced as given.
+ */
+async function connected(
+  connecting: Pacing = STILL,
+  accepting: Pacing = STILL,
+): Promise<[MessagePortSocket, MessagePortSocket]> {
   const { port1, port2 } = new MessageChannel();
-  const accepted = new Promise<MessagePortSocket>((resolve) => acceptPorts(port1, resolve));
-  const a = portConnector(port2)();
+  const accepted = new Promise<MessagePortSocket>((resolve) => acceptPorts(port1, resolve, accepting));
+  const a = portConnector(port2, connecting)();
   return [a, await accepted];
 }
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 async function readAll(socket: Duplex): Promise<string> {
   const chunks: Buffer[] = [];
@@ -42,11 +60,55 @@ describe('MessagePortSocket', () => {
     const chunks: string[] = [];
     b.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
     for (let i = 0; i < 10; i++) a.write(`${i}`);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     a.write('next turn');
     a.end();
     await once(b, 'end');
     assert.deepEqual(chunks, ['0123456789', 'next turn']);
+    await closedBoth(a, b);
+  });
+
+  it('posts a batch before the turn ends once it holds postBytes', async () => {
+    const [a, b] = await connected({ ...STILL, postBytes: 4 });
+    const chunks: string[] = [];
+    b.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    for (const part of ['01', '23', '45']) a.write(part);
+    a.end();
+    await once(b, 'end');
+    assert.deepEqual(chunks, ['0123', '45']);
+    await closedBoth(a, b);
+  });
+
+  it('posts a batch before the turn ends once its first frame has waited postAfterMs', async () => {
+    let now = 0;
+    const [a, b] = await connected({ ...STILL, postAfterMs: 1, now: () => now });
+    const chunks: string[] = [];
+    b.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    a.write('a');
+    now = 0.5;
+    a.write('b');
+    now = 1;
+    a.write('c');
+    a.write('d');
+    a.end();
+    await once(b, 'end');
+    assert.deepEqual(chunks, ['abc', 'd']);
+    await closedBoth(a, b);
+  });
+
+  it('reads no longer than readBudgetMs before its event loop turns', async () => {
+    // Every write its own batch at the writer; the reader reads one batch per turn.
+    const [a, b] = await connected({ ...STILL, postBytes: 1 }, { ...STILL, readBudgetMs: 0 });
+    const seen: string[] = [];
+    b.on('data', (chunk: Buffer) => {
+      seen.push(chunk.toString());
+      setImmediate(() => seen.push(`turn after ${chunk.toString()}`));
+    });
+    for (const part of ['x', 'y', 'z']) a.write(part);
+    a.end();
+    await once(b, 'end');
+    await nextTurn();
+    assert.deepEqual(seen, ['x', 'turn after x', 'y', 'turn after y', 'z', 'turn after z']);
     await closedBoth(a, b);
   });
 

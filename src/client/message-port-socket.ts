@@ -12,11 +12,21 @@
  *   order the ports were created, not the order they were posted, so one port per connection let
  *   a request written later on an older connection be served before one written earlier on a
  *   newer connection (a controller's release overtaken by another's, S109);
- * - bytes cross as one transferred ArrayBuffer per turn of the event loop: what a thread writes
- *   to its connections of a link in one turn is copied once into a buffer of its own at the
- *   turn's end (`setImmediate`) and moved, not cloned, to the other thread, with the frames that
- *   say which connection each part is for — one message, not one per write or per connection; a
- *   caller's Buffer is never detached;
+ * - bytes cross as one transferred ArrayBuffer per batch: what a thread writes to its connections
+ *   of a link is copied once into a buffer of its own and moved, not cloned, to the other thread,
+ *   with the frames that say which connection each part is for — one message, not one per write
+ *   or per connection; a caller's Buffer is never detached. A batch is posted at the end of the
+ *   turn of the event loop that began it (`setImmediate`), or as soon as it holds `postBytes` or
+ *   has waited `postAfterMs` on the thread's own work, whichever comes first;
+ * - a thread reads what it received for at most `readBudgetMs` per turn of its event loop (at
+ *   least one batch), then serves its timers and sockets before it reads on.
+ *   Why both: two busy threads that exchange one batch per turn take turns instead of working
+ *   at once — each waits for the other's whole turn (in a burst, ~100 ms), both half idle, which
+ *   bounded a 1,000-binding burst (bench/README.md, "The transport's lockstep"). Posting early
+ *   lets the peer start on the first requests of a turn while this thread makes the rest; reading
+ *   within a budget keeps the many small batches that follow from holding a thread's event loop
+ *   for seconds (Node drains up to a thousand waiting messages in one go), which starved the
+ *   server's TCP clients;
  * - backpressure per connection: at most `WINDOW` bytes are sent and not yet read by the other
  *   end; the reader acknowledges what it has read in steps of `ACK_STEP` bytes, and stops
  *   acknowledging while its own readable buffer is full;
@@ -34,6 +44,33 @@ import { InProcessSocket } from './in-process-socket.ts';
 export const WINDOW = 1 << 20;
 /** The reader acknowledges once it has read this many bytes. */
 export const ACK_STEP = WINDOW / 4;
+
+/**
+ * When a thread posts what it has written and how long it reads what it received before its
+ * event loop serves anything else (see the module comment for why).
+ */
+export interface Pacing {
+  /** Posts the batch once it holds this many bytes. */
+  postBytes: number;
+  /** Posts the batch once its first frame has waited this long (ms) on the thread's work. */
+  postAfterMs: number;
+  /** Reads received batches for at most this long (ms) per turn of the event loop. */
+  readBudgetMs: number;
+  /** The clock of the two above, in ms. */
+  now: () => number;
+}
+
+/**
+ * Measured on the 1,000-binding burst (bench/README.md, "The transport's lockstep"): posting after
+ * 0.5–20 ms and reading 2–20 ms per turn all converged within one run's spread of each other; the
+ * shortest read budget kept the server's TCP clients served best.
+ */
+export const DEFAULT_PACING: Pacing = {
+  postBytes: 64 * 1024,
+  postAfterMs: 1,
+  readBudgetMs: 2,
+  now: () => performance.now(),
+};
 
 /** What a frame says of its connection: four numbers, `[kind, id, a, b]`. */
 const OPEN = 0;
@@ -58,15 +95,18 @@ class Link {
   private frames: number[] = [];
   private chunks: Buffer[] = [];
   private size = 0;
-  private scheduled = false;
+  private immediate = false;
+  /** When the batch's first frame was queued; undefined while nothing waits. */
+  private started?: number;
   private referenced = 0;
   private closed = false;
 
   constructor(
     private readonly port: MessagePort,
+    private readonly pacing: Pacing,
     private readonly accept?: (socket: MessagePortSocket) => void,
   ) {
-    port.on('message', (batch: Batch) => this.receive(batch));
+    port.on('message', (batch: Batch) => this.arrived(batch));
     port.once('close', () => this.gone());
     // Only referenced connections keep the thread alive (`ref`).
     port.unref();
@@ -89,10 +129,7 @@ class Link {
   frame(kind: number, id: number, a = 0, b = 0): void {
     if (this.closed) return;
     this.frames.push(kind, id, a, b);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    this.queued();
   }
 
   data(id: number, chunks: Buffer[], size: number): void {
@@ -101,9 +138,26 @@ class Link {
     // Written right after its last bytes: one part, one read at the other end.
     if (last >= 0 && this.frames[last] === DATA && this.frames[last + 1] === id)
       this.frames[last + 3] += size;
-    else this.frame(DATA, id, this.size, size);
+    else this.frames.push(DATA, id, this.size, size);
     for (const chunk of chunks) this.chunks.push(chunk);
     this.size += size;
+    this.queued();
+  }
+
+  /** Schedules the batch's post at the turn's end, or posts it now once it has grown or waited enough. */
+  private queued(): void {
+    const now = this.pacing.now();
+    if (this.started === undefined) {
+      this.started = now;
+      if (!this.immediate) {
+        this.immediate = true;
+        setImmediate(() => {
+          this.immediate = false;
+          this.flush();
+        });
+      }
+    }
+    if (this.size >= this.pacing.postBytes || now - this.started >= this.pacing.postAfterMs) this.flush();
   }
 
   /** The connection `id` is closed on this end: its peer is told after what it was written. */
@@ -124,7 +178,7 @@ class Link {
 
   /** Posts the turn's frames and bytes as one message (one copy, then moved). */
   private flush(): void {
-    this.scheduled = false;
+    this.started = undefined;
     if (this.closed || this.frames.length === 0) return;
     const batch: Batch = { frames: this.frames };
     this.frames = [];
@@ -141,6 +195,29 @@ class Link {
       batch.data = data;
       this.port.postMessage(batch, [data]);
     } else this.port.postMessage(batch);
+  }
+
+  /** Batches received and not yet read. */
+  private readonly inbox: Batch[] = [];
+  private reading = false;
+
+  private arrived(batch: Batch): void {
+    this.inbox.push(batch);
+    if (!this.reading) {
+      this.reading = true;
+      setImmediate(() => this.read());
+    }
+  }
+
+  /** Reads what has arrived for at most the read budget, then lets the loop serve its other work. */
+  private read(): void {
+    const started = this.pacing.now();
+    let next = 0;
+    while (next < this.inbox.length && (next === 0 || this.pacing.now() - started < this.pacing.readBudgetMs))
+      this.receive(this.inbox[next++]);
+    this.inbox.splice(0, next);
+    if (this.inbox.length > 0) setImmediate(() => this.read());
+    else this.reading = false;
   }
 
   private receive({ frames, data }: Batch): void {
@@ -168,6 +245,7 @@ class Link {
 
   /** The other thread closed the port or ended: every connection's peer is gone. */
   private gone(): void {
+    for (const batch of this.inbox.splice(0)) this.receive(batch);
     this.closed = true;
     const sockets = [...this.sockets.values()];
     this.sockets.clear();
@@ -299,12 +377,16 @@ export class MessagePortSocket extends InProcessSocket {
  * Connections from this thread through `acceptor`, all on its one port, to the thread that
  * serves `acceptPorts` on the other end of its channel.
  */
-export function portConnector(acceptor: MessagePort): () => MessagePortSocket {
-  const link = new Link(acceptor);
+export function portConnector(acceptor: MessagePort, pacing = DEFAULT_PACING): () => MessagePortSocket {
+  const link = new Link(acceptor, pacing);
   return () => link.open();
 }
 
 /** Serves every connection `acceptor` brings: `accept` receives each as a socket. */
-export function acceptPorts(acceptor: MessagePort, accept: (socket: MessagePortSocket) => void): void {
-  new Link(acceptor, accept);
+export function acceptPorts(
+  acceptor: MessagePort,
+  accept: (socket: MessagePortSocket) => void,
+  pacing = DEFAULT_PACING,
+): void {
+  new Link(acceptor, pacing, accept);
 }
