@@ -38,8 +38,15 @@ const cell = (name: string): ControllerSet => ({ kind: 'cell', name, cell: '', i
 function standIns(sets: string[], behaviours: Record<string, Behaviour> = {}) {
   const journal = new SharedArrayBuffer(4 * 64);
   const workers: Worker[] = [];
+  const exits: Promise<void>[] = [];
   return {
     workers,
+    /**
+     * Each worker's end, listened for from its spawn: a worker that dies before the fleet's thread
+     * reads its error has both its 'error' and its 'exit' emitted in one callback, so a listener
+     * added once the error is reported would miss the exit.
+     */
+    exits,
     /** The journal's events, in the order they happened. */
     events: () => {
       const view = new Int32Array(journal);
@@ -49,6 +56,7 @@ function standIns(sets: string[], behaviours: Record<string, Behaviour> = {}) {
       const behaviour = behaviours[data.name] ?? 'serve';
       const worker = new Worker(STAND_IN, { eval: true, workerData: { data, sets, journal, behaviour } });
       workers.push(worker);
+      exits.push(new Promise((resolve) => worker.once('exit', () => resolve())));
       return worker;
     },
   };
@@ -100,7 +108,7 @@ describe('controller workers', () => {
       },
     });
     await reported;
-    await new Promise<void>((resolve) => fake.workers[0].once('exit', () => resolve()));
+    await fake.exits[0];
     assert.equal(failures.length, 1, 'the error and the exit that follows it are one failure');
     assert.equal(failures[0].message, workerMessages.failed('controllers', 'boom'));
     assert.ok(lines.some((line) => line.level === 60 && line.worker === 'controllers'));
