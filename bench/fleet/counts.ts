@@ -5,7 +5,9 @@
  * it does; the API writes (`netpresence_apiserver_writes_total`, only writes that advanced a
  * revision) by plane kind, identity, resource, subresource and verb — and by controller when the
  * fleet runs with NETPRESENCE_USER_AGENT_PER_CONTROLLER=1 (client/user-agent.ts; it costs CPU, so
- * time that run apart) — and the fleet process's CPU time, from /proc, in all and by thread (the
+ * time that run apart) — the requests the server answered by verb and the fleet's clients sent by
+ * method, with their mean times (`apiserver_request_duration_seconds`,
+ * `rest_client_request_duration_seconds`), and the fleet process's CPU time, from /proc, in all and by thread (the
  * main thread serves the API; controller workers are threads of the same process).
  *
  * Guarantees: every figure is a difference between two snapshots (before the first create, after
@@ -23,6 +25,8 @@ const RETRIES = 'workqueue_retries_total';
 const WRITES = 'netpresence_apiserver_writes_total';
 const QUEUE_WAIT = 'workqueue_queue_duration_seconds_sum';
 const RECONCILE_TIME = 'controller_runtime_reconcile_time_seconds_sum';
+const SERVER_TIME = 'apiserver_request_duration_seconds';
+const CLIENT_TIME = 'rest_client_request_duration_seconds';
 
 export interface Snapshot {
   /** `controller|result` → count. */
@@ -35,6 +39,12 @@ export interface Snapshot {
   reconcileTime: Map<string, number>;
   /** `planeKind|user [agent]|resource|subresource|verb` → count. */
   writes: Map<string, number>;
+  /**
+   * `server|<verb>|count` and `server|<verb>|seconds`: requests the API server answered and the
+   * seconds it took, summed (watches not counted); `client|<method>|…` the same as the fleet's
+   * clients saw them, to their response's headers.
+   */
+  requests: Map<string, number>;
   /** The fleet process's user + system CPU seconds. */
   cpuSeconds: number;
   /** The same by thread id (the main thread's id is the process's). */
@@ -94,6 +104,7 @@ export async function snapshot(urls: string[], pid: number): Promise<Snapshot> {
     queueWait: new Map(),
     reconcileTime: new Map(),
     writes: new Map(),
+    requests: new Map(),
     cpuSeconds: await cpuSeconds(pid),
     threadCpuSeconds: await threadCpuSeconds(pid),
   };
@@ -102,6 +113,10 @@ export async function snapshot(urls: string[], pid: number): Promise<Snapshot> {
     else if (name === RETRIES) add(result.retries, labels.name, value);
     else if (name === QUEUE_WAIT) add(result.queueWait, labels.name, value);
     else if (name === RECONCILE_TIME) add(result.reconcileTime, labels.controller, value);
+    else if (name === `${SERVER_TIME}_count`) add(result.requests, `server|${labels.verb}|count`, value);
+    else if (name === `${SERVER_TIME}_sum`) add(result.requests, `server|${labels.verb}|seconds`, value);
+    else if (name === `${CLIENT_TIME}_count`) add(result.requests, `client|${labels.verb}|count`, value);
+    else if (name === `${CLIENT_TIME}_sum`) add(result.requests, `client|${labels.verb}|seconds`, value);
     else if (name === WRITES)
       add(
         result.writes,
@@ -128,7 +143,6 @@ export function delta(after: Map<string, number>, before: Map<string, number>): 
   return out;
 }
 
-/** The lines bench/fleet prints: reconciles and retries per controller, writes per binding. */
 /** The threads that used over a second, busiest first; the main thread (id `pid`) named. */
 function threadLine(before: Snapshot, after: Snapshot, pid: number): string {
   const used = [...after.threadCpuSeconds]
@@ -138,6 +152,34 @@ function threadLine(before: Snapshot, after: Snapshot, pid: number): string {
   return used.map(([tid, seconds]) => `${tid === pid ? 'main ' : ''}${seconds.toFixed(1)} s`).join(', ');
 }
 
+/**
+ * Per verb, the requests the server answered and their mean time there, beside the requests the
+ * fleet's clients sent by method and their mean time to an answer: where the two means part, the
+ * difference is spent between the threads (queued behind the other's work, or in the transport).
+ */
+function requestLines(before: Snapshot, after: Snapshot): string[] {
+  const requests = delta(after.requests, before.requests);
+  const mean = (side: string, verb: string) => {
+    const n = requests.get(`${side}|${verb}|count`) ?? 0;
+    return n ? `${n} in ${(((requests.get(`${side}|${verb}|seconds`) ?? 0) / n) * 1000).toFixed(1)} ms` : '-';
+  };
+  const verbs = (side: string) =>
+    [...requests.keys()]
+      .filter((key) => key.startsWith(`${side}|`) && key.endsWith('|count'))
+      .map((key) => key.split('|')[1])
+      .sort((a, b) => (requests.get(`${side}|${b}|count`) ?? 0) - (requests.get(`${side}|${a}|count`) ?? 0));
+  return [
+    'counts: requests | at the server by verb: count in mean time | at the fleet clients by method: count in mean time',
+    `counts: server | ${verbs('server')
+      .map((verb) => `${verb} ${mean('server', verb)}`)
+      .join(', ')}`,
+    `counts: clients | ${verbs('client')
+      .map((verb) => `${verb} ${mean('client', verb)}`)
+      .join(', ')}`,
+  ];
+}
+
+/** The lines bench/fleet prints: reconciles and retries per controller, requests, writes per binding. */
 export function countLines(before: Snapshot, after: Snapshot, pairs: number, pid: number): string[] {
   const lines: string[] = [];
   const reconciles = delta(after.reconciles, before.reconciles);
@@ -167,6 +209,7 @@ export function countLines(before: Snapshot, after: Snapshot, pairs: number, pid
       `counts: ${controller} | ${n} (${byResult}) | ${retries.get(controller) ?? 0} | ${mean(queueWait, controller, n)} | ${mean(reconcileTime, controller, n)}`,
     );
   }
+  lines.push(...requestLines(before, after));
   const all = delta(after.writes, before.writes);
   // Lease renewals are the background the revision figure leaves out too.
   const leases = [...all].filter(([key]) => key.includes('/leases|'));

@@ -46,6 +46,7 @@ import { TokenAuthenticator, type Identity } from './auth/tokens.ts';
 import { methodNotAllowed, pathNotFound, unauthorized } from './errors.ts';
 import type { ResourceRequest } from './handlers/context.ts';
 import { handleCreate } from './handlers/create.ts';
+import type { RequestDurations, TimedRequest } from './request-durations.ts';
 import { handleDelete } from './handlers/delete.ts';
 import { handleDeleteCollection } from './handlers/delete-collection.ts';
 import { apiGroup, groupList, legacyVersions, resourceList, SERVER_VERSION } from './handlers/discovery.ts';
@@ -105,6 +106,8 @@ export interface ApiServerOptions {
   auditLog?: string;
   /** Also serve plain HTTP on 127.0.0.1 for in-process clients (loopback-listener.ts). */
   loopback?: boolean;
+  /** Times every request but watches (request-durations.ts). */
+  requestDurations?: RequestDurations;
 }
 
 interface PlaneEntry {
@@ -127,6 +130,12 @@ function attributesOf(target: ResourceTarget): RequestAttributes {
     name: target.name,
     resourceRequest: true,
   };
+}
+
+/** What a request's time is labelled with: its verb and resource, once it is parsed. */
+function timed(target: RequestTarget | undefined): TimedRequest {
+  if (target?.kind !== 'resource') return {};
+  return { verb: target.verb, resource: target.plural, subresource: target.subresource };
 }
 
 /** What the audit log records of a request: its plane, user, verb and object. */
@@ -411,6 +420,7 @@ export class ApiServer {
     let target: RequestTarget | undefined;
     let identity: Identity | undefined;
     this.audit?.watch(req, res, () => audited(resolved?.entry.plane.name, identity, target));
+    this.options.requestDurations?.time(req, res, () => timed(target));
     try {
       const authenticated = this.authenticator.authenticate(
         req.headers.authorization,

@@ -22,6 +22,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { statusErrorFrom } from './errors.ts';
 import { inProcessAgent } from './in-process.ts';
+import { requestStarted } from './request-latency.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -51,6 +52,7 @@ function urlOf(kubeConfig: KubeConfig, path: string, query: Query = {}): URL {
 /** Issues the request and resolves with the response of any status, its body unread. */
 export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promise<http.IncomingMessage> {
   const url = urlOf(kubeConfig, request.path, request.query);
+  const answered = request.longLived ? undefined : requestStarted(request.method, url.host);
   const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
   const agent = userAgent();
   const options: https.RequestOptions = {
@@ -72,7 +74,10 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
   const transport = url.protocol === 'http:' ? http : https;
   const attempt = (retryOnReset: boolean): Promise<http.IncomingMessage> =>
     new Promise((resolve, reject) => {
-      const req = transport.request(url, options, resolve);
+      const req = transport.request(url, options, (response) => {
+        answered?.();
+        resolve(response);
+      });
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (retryOnReset && req.reusedSocket && err.code === 'ECONNRESET') resolve(attempt(false));
         else reject(err);

@@ -6,7 +6,8 @@
  * the server's in-process connections (in-process-transport.ts).
  *
  * Guarantees: posts `started` with the `/metrics` URLs of its sets once all have started (the
- * engine's and the data plane's controllers are served on a loopback endpoint of the worker's own); stops a set when
+ * engine's and the data plane's controllers, and the latency of every request the thread's clients
+ * send, are served on a loopback endpoint of the worker's own); stops a set when
  * asked and says so (controller-worker-protocol.ts). A set that fails to start, or any error
  * nothing catches, ends the thread with that error, which the fleet's thread receives
  * (controller-workers.ts).
@@ -33,6 +34,8 @@ const log = rootLogger({
   .child(data.log.bindings)
   .child({ thread: data.name });
 const metrics = new RuntimeMetrics(new Registry());
+// Every set's clients in this thread report their requests' latency here (served with the engine's).
+metrics.observeClientRequests();
 // The sets' kubeconfigs name the server's in-process origin: each connection is a MessagePort.
 if (data.connections) registerInProcess(data.connections.origin, portConnector(data.connections.acceptor));
 

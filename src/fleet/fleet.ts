@@ -50,6 +50,7 @@ import { systemClock } from '../runtime/clock.ts';
 import type { RunnableController } from '../runtime/controller.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints } from '../runtime/endpoints.ts';
+import { RequestDurations } from '../apiserver/request-durations.ts';
 import { WriteCounter } from '../apiserver/write-counter.ts';
 import {
   PlaneRegistry,
@@ -241,7 +242,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     auditLog: options.auditLog,
     log: log.child({ component: 'apiserver' }),
     plane: { writeCounter: new WriteCounter(metrics.registry) },
+    requestDurations: new RequestDurations(metrics.registry),
   });
+  // The stand-ins' clients, on this thread, report their requests' latency here.
+  const stopObservingRequests = metrics.observeClientRequests();
   // Every controller set is in this process: its clients reach the server without TLS or a
   // socket (in-process-transport.ts, plane-kubeconfig.ts).
   const inProcess = serveInProcess(server);
@@ -348,6 +352,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         await Promise.all([platform.close(), hub.close()]);
         await server.stop();
         inProcess.close();
+        stopObservingRequests();
       })();
       return stopping;
     },

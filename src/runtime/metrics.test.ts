@@ -13,6 +13,7 @@ const NAMES = [
   'workqueue_adds_total',
   'workqueue_queue_duration_seconds',
   'workqueue_retries_total',
+  'rest_client_request_duration_seconds',
 ];
 
 describe('metrics', () => {

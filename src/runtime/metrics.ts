@@ -5,10 +5,13 @@
  * Guarantees: one RuntimeMetrics per registry; `processMetrics()` is the process's own, created on
  * first use in a private Registry (never prom-client's global one, so nothing else can collide
  * with these names); tests pass their own `new RuntimeMetrics()` and read it without interference.
+ * `rest_client_request_duration_seconds` (client-go's) is filled only once `observeClientRequests()`
+ * makes a RuntimeMetrics its thread's observer: the process's or the thread's own, not a controller's.
  * `result` of `controller_runtime_reconcile_total` is one of RECONCILE_RESULTS: controller-runtime's
  * four, and `stale` for a write that lost a race (runtime/controller.ts has the table).
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { observeRequestLatency } from '../client/request-latency.ts';
 
 export const RECONCILE_RESULTS = ['success', 'error', 'requeue', 'requeue_after', 'stale'] as const;
 export type ReconcileResult = (typeof RECONCILE_RESULTS)[number];
@@ -18,6 +21,9 @@ const RECONCILE_TIME_BUCKETS = [
   0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
   1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
 ];
+
+/** client-go's buckets for a request's latency, in seconds. */
+const REQUEST_LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60];
 
 /** client-go's buckets for time in queue: 10 ns to 1000 s by factors of ten. */
 const QUEUE_DURATION_BUCKETS = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000];
@@ -32,6 +38,7 @@ export class RuntimeMetrics {
   readonly workqueueAdds: Counter<'name'>;
   readonly workqueueQueueDuration: Histogram<'name'>;
   readonly workqueueRetries: Counter<'name'>;
+  readonly restClientRequestDuration: Histogram<'verb' | 'host'>;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -93,6 +100,23 @@ export class RuntimeMetrics {
       labelNames: ['name'],
       registers,
     });
+    this.restClientRequestDuration = new Histogram({
+      name: 'rest_client_request_duration_seconds',
+      help: 'Request latency in seconds. Broken down by verb, and host.',
+      labelNames: ['verb', 'host'],
+      buckets: REQUEST_LATENCY_BUCKETS,
+      registers,
+    });
+  }
+
+  /**
+   * Makes these metrics the ones this thread's clients report their requests' latency to
+   * (client/request-latency.ts); returns a function that stops it.
+   */
+  observeClientRequests(): () => void {
+    return observeRequestLatency((verb, host, seconds) =>
+      this.restClientRequestDuration.observe({ verb, host }, seconds),
+    );
   }
 
   /** The exposition text for a /metrics endpoint. */

@@ -1,0 +1,79 @@
+/**
+ * How long the server takes to answer: `apiserver_request_duration_seconds{verb, resource,
+ * subresource}`, named, labelled and bucketed as kube-apiserver's, so its dashboards read ours.
+ *
+ * Guarantees: one observation per answered request, from the moment its handler is called (its
+ * headers parsed) to the moment its response is complete; a request whose connection closes first
+ * is observed when it closes. `verb` is kube-apiserver's: `GET`, `LIST`, `POST`, `PUT`, `PATCH`,
+ * `APPLY` (a server-side apply patch), `DELETE`, `DELETECOLLECTION`, or the HTTP method for a
+ * request that names no resource (discovery, OpenAPI, health). Watches are not observed: a watch
+ * lasts as long as its client keeps it (kube-apiserver likewise times only the start of long
+ * requests). `resource` and `subresource` are empty for a request that names no resource.
+ * The time includes waiting for the request's body and, where the plane is durable, for the write
+ * to be on disk: what the client waits for, less the way to and from the server.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Histogram, type Registry } from 'prom-client';
+import { APPLY_PATCH } from './handlers/patch.ts';
+import { mediaType } from './http/io.ts';
+
+/** kube-apiserver's buckets, in seconds. */
+const BUCKETS = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
+];
+
+/** The verb of a resource request, as kube-apiserver reports it. */
+const VERBS: Record<string, string> = {
+  get: 'GET',
+  list: 'LIST',
+  create: 'POST',
+  update: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+  deletecollection: 'DELETECOLLECTION',
+};
+
+/** What a request was, once parsed: undefined fields for a request that names no resource. */
+export interface TimedRequest {
+  verb?: string;
+  resource?: string;
+  subresource?: string;
+}
+
+export class RequestDurations {
+  private readonly histogram: Histogram<'verb' | 'resource' | 'subresource'>;
+
+  constructor(registry: Registry) {
+    this.histogram = new Histogram({
+      name: 'apiserver_request_duration_seconds',
+      help: 'Response latency distribution in seconds for each verb, resource and subresource',
+      labelNames: ['verb', 'resource', 'subresource'],
+      buckets: BUCKETS,
+      registers: [registry],
+    });
+  }
+
+  /** Times `req` until `res` is complete; `what` is read then, once the request has been parsed. */
+  time(req: IncomingMessage, res: ServerResponse, what: () => TimedRequest): void {
+    const started = performance.now();
+    const observe = () => {
+      const request = what();
+      if (request.verb === 'watch') return;
+      this.histogram.observe(
+        {
+          verb: verbOf(req, request),
+          resource: request.resource ?? '',
+          subresource: request.subresource ?? '',
+        },
+        (performance.now() - started) / 1000,
+      );
+    };
+    res.once('close', observe);
+  }
+}
+
+function verbOf(req: IncomingMessage, request: TimedRequest): string {
+  if (request.verb === undefined) return req.method ?? 'GET';
+  if (request.verb === 'patch' && mediaType(req.headers['content-type']) === APPLY_PATCH) return 'APPLY';
+  return VERBS[request.verb] ?? request.verb.toUpperCase();
+}
