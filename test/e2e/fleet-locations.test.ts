@@ -122,6 +122,14 @@ describe('end to end on the embedded fleet: locations', () => {
   it('S113 a transient NotReady tears nothing down', async () => {
     const fx = (f = await startFixtureF());
     await scenario104(fx);
+    // S104 ends at the claim's Bound; the data plane's reports on the interface follow it, and
+    // "unchanged" is measured from the interface they leave.
+    await allWithin(GIVEN_WITHIN, {
+      'web-0-eth0 is Prepared and Programmed': async () => {
+        const iface = await get(fx, 'cell-a', 'interfaces', 'web-0-eth0', fx.H);
+        return isTrue(iface, 'Prepared') && isTrue(iface, 'Programmed');
+      },
+    });
     const held = await untouched(fx);
     const gates: ['locations' | 'serviceAvailabilities', string, string][] = [
       ['locations', LOCATION, 'Ready'],
