@@ -82,7 +82,7 @@ const CLOSE = 3;
 const ACK = 4;
 const FRAME = 4;
 
-/** One message of a link: every frame of a turn, in order, and the bytes they carry. */
+/** One message of a link: every frame of a batch, in order, and the bytes they carry. */
 interface Batch {
   frames: number[];
   data?: ArrayBuffer;
