@@ -7,8 +7,9 @@
  * fleet runs with NETPRESENCE_USER_AGENT_PER_CONTROLLER=1 (client/user-agent.ts; it costs CPU, so
  * time that run apart) — the requests the server answered by verb and the fleet's clients sent by
  * method, with their mean times (`apiserver_request_duration_seconds`,
- * `rest_client_request_duration_seconds`), and the fleet process's CPU time, from /proc, in all and by thread (the
- * main thread serves the API; controller workers are threads of the same process).
+ * `rest_client_request_duration_seconds`), and the fleet process's CPU time, from /proc, in all
+ * and by thread (the main thread serves the API; controller workers are threads of the same
+ * process).
  *
  * Guarantees: every figure is a difference between two snapshots (before the first create, after
  * the planes are quiet), so the fleet's setup is left out; controllers that run in several
@@ -144,6 +145,9 @@ export function delta(after: Map<string, number>, before: Map<string, number>): 
   return out;
 }
 
+/** `seconds` over `n` as milliseconds; `-` when there was none. */
+const meanMs = (seconds: number, n: number) => (n ? `${((seconds / n) * 1000).toFixed(1)} ms` : '-');
+
 /** The threads that used over a second, busiest first; the main thread (id `pid`) named. */
 function threadLine(before: Snapshot, after: Snapshot, pid: number): string {
   const used = [...after.threadCpuSeconds]
@@ -162,7 +166,7 @@ function requestLines(before: Snapshot, after: Snapshot): string[] {
   const requests = delta(after.requests, before.requests);
   const mean = (side: string, verb: string) => {
     const n = requests.get(`${side}|${verb}|count`) ?? 0;
-    return n ? `${n} in ${(((requests.get(`${side}|${verb}|seconds`) ?? 0) / n) * 1000).toFixed(1)} ms` : '-';
+    return n ? `${n} in ${meanMs(requests.get(`${side}|${verb}|seconds`) ?? 0, n)}` : '-';
   };
   const verbs = (side: string) =>
     [...requests.keys()]
@@ -196,7 +200,7 @@ export function countLines(before: Snapshot, after: Snapshot, pairs: number, pid
   const queueWait = delta(after.queueWait, before.queueWait);
   const reconcileTime = delta(after.reconcileTime, before.reconcileTime);
   const mean = (seconds: Map<string, number>, controller: string, n: number) =>
-    n ? `${(((seconds.get(controller) ?? 0) / n) * 1000).toFixed(1)} ms` : '-';
+    meanMs(seconds.get(controller) ?? 0, n);
   lines.push(
     'counts: controller | reconciles (by result) | retries | mean queue wait | mean reconcile (awaits included)',
   );

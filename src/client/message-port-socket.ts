@@ -176,7 +176,7 @@ class Link {
     if (--this.referenced === 0 && !this.closed) this.port.unref();
   }
 
-  /** Posts the turn's frames and bytes as one message (one copy, then moved). */
+  /** Posts the batch's frames and bytes as one message (one copy, then moved). */
   private flush(): void {
     this.started = undefined;
     if (this.closed || this.frames.length === 0) return;
