@@ -319,6 +319,37 @@ describe('rbac authorizer', () => {
     assert.equal(rbac.authorize(alice, get).allowed, false);
   });
 
+  it("sees each scope as stored after writes to other scopes: a namespace's Role, another namespace, a ClusterRole its binding names", () => {
+    const log = new RevisionLog();
+    const rbac = new RbacAuthorizer(log);
+    const inA = request('get', 'configmaps', { namespace: 'a', name: 'x' });
+    const inB = request('get', 'configmaps', { namespace: 'b', name: 'x' });
+    const inNowhere = request('get', 'configmaps', { namespace: 'made-up', name: 'x' });
+    clusterRole(log, 'view', readConfigMaps);
+    roleBinding(log, 'a', 'read', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'User', name: 'alice' }]);
+    assert.equal(rbac.authorize(alice, inA).allowed, true);
+    assert.equal(rbac.authorize(alice, inB).allowed, false);
+    assert.equal(rbac.authorize(alice, inNowhere).allowed, false);
+    // A namespace that had no RBAC objects when the others were indexed gains some.
+    role(log, 'b', 'reader', readConfigMaps);
+    roleBinding(log, 'b', 'read', { kind: 'Role', name: 'reader' }, [{ kind: 'User', name: 'bob' }]);
+    assert.equal(rbac.authorize(bob, inB).allowed, true);
+    assert.equal(rbac.authorize(bob, inA).allowed, false, "b's binding grants nothing in a");
+    // A Role's rules change under an index already built.
+    role(log, 'b', 'reader', []);
+    assert.equal(rbac.authorize(bob, inB).allowed, false);
+    // A ClusterRole that a RoleBinding names changes: the namespace's index sees it.
+    clusterRole(log, 'view', []);
+    assert.equal(rbac.authorize(alice, inA).allowed, false);
+    // A ClusterRoleBinding grants in every namespace, even one with no RBAC objects.
+    clusterRole(log, 'view', readConfigMaps);
+    clusterRoleBinding(log, 'everywhere', { kind: 'ClusterRole', name: 'view' }, [
+      { kind: 'User', name: 'bob' },
+    ]);
+    assert.equal(rbac.authorize(bob, inNowhere).allowed, true);
+    assert.equal(rbac.authorize(bob, inA).allowed, true);
+  });
+
   it('names the roles that bindings naming the identity refer to but that do not exist, as Kubernetes does', () => {
     const log = new RevisionLog();
     clusterRoleBinding(log, 'gone', { kind: 'ClusterRole', name: 'ghost' }, [

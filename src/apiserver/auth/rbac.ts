@@ -19,10 +19,13 @@
  *   never by `r` alone, and `r/*` names only a subresource literally called `*`; `resourceNames`,
  *   when present, match only requests naming one of them (so never list, watch or create);
  *   `nonResourceURLs` match exactly, or as a prefix when they end in `*`;
- * - every call sees the objects stored at that moment: the index of bindings is rebuilt after a
- *   write to a Role, ClusterRole, RoleBinding or ClusterRoleBinding (the log tells of each as it
- *   commits), so such a write costs the next call one pass over the RBAC objects, and any other
- *   call costs only the bindings that name the identity;
+ * - every call sees the objects stored at that moment: the index of bindings is rebuilt, scope by
+ *   scope, after a write to the RBAC objects of that scope (the log tells of each as it commits):
+ *   a Role or RoleBinding drops its namespace's index only, a ClusterRoleBinding the cluster-wide
+ *   one, a ClusterRole (which RoleBindings may name too) every index. So a write costs the next
+ *   call that needs its scope one pass over that scope's objects — a plane with a RoleBinding per
+ *   tenant namespace (the hub) is not re-read whole as tenants come — and any other call costs
+ *   only the bindings that name the identity;
  * - `reason` is Kubernetes' own: `RBAC: allowed by …` when allowed, the roles a binding naming
  *   the identity points to but that do not exist when denied, empty otherwise.
  *
@@ -39,9 +42,11 @@ export const SUPERUSER_GROUP = 'system:masters';
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
-const RBAC_RESOURCES = new Set(
-  ['clusterroles', 'roles', 'clusterrolebindings', 'rolebindings'].map((plural) => `${RBAC_GROUP}/${plural}`),
-);
+const CLUSTER_ROLES = `${RBAC_GROUP}/clusterroles`;
+const ROLES = `${RBAC_GROUP}/roles`;
+const CLUSTER_ROLE_BINDINGS = `${RBAC_GROUP}/clusterrolebindings`;
+const ROLE_BINDINGS = `${RBAC_GROUP}/rolebindings`;
+const RBAC_RESOURCES = new Set([CLUSTER_ROLES, ROLES, CLUSTER_ROLE_BINDINGS, ROLE_BINDINGS]);
 
 export interface RequestAttributes {
   verb: string;
@@ -61,19 +66,20 @@ export interface Decision {
 
 export class RbacAuthorizer {
   readonly #log: Pick<RevisionLog, 'list'>;
-  /** The index of the RBAC objects, dropped when one of them is written. */
-  #policy?: Policy;
+  /** The index of the RBAC objects, each scope's dropped when one of its objects is written. */
+  readonly #policy: Policy;
 
   constructor(log: Pick<RevisionLog, 'list' | 'subscribeAll'>) {
     this.#log = log;
+    this.#policy = new Policy(log);
     log.subscribeAll((event) => {
-      if (RBAC_RESOURCES.has(event.resource)) this.#policy = undefined;
+      if (RBAC_RESOURCES.has(event.resource)) this.#policy.written(event.resource, event.key);
     });
   }
 
   authorize(identity: Identity, attributes: RequestAttributes): Decision {
     if (identity.groups.includes(SUPERUSER_GROUP)) return { allowed: true, reason: '' };
-    const policy = this.#current();
+    const policy = this.#policy;
     const unresolved: string[] = [];
     for (const holder of policy.holdersOf(identity, scopeOf(attributes))) {
       const { binding } = holder;
@@ -99,7 +105,7 @@ export class RbacAuthorizer {
     if (identity.groups.includes(SUPERUSER_GROUP)) return { superuser: true, rules: [], errors: [] };
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
-    for (const { binding } of this.#current().holdersOf(identity, namespace)) {
+    for (const { binding } of this.#policy.holdersOf(identity, namespace)) {
       if (binding.unresolved) errors.push(binding.unresolved);
       else rules.push(...binding.rules);
     }
@@ -115,10 +121,6 @@ export class RbacAuthorizer {
       .list(`${RBAC_GROUP}/${plural}`)
       .find((object) => `${text(object.metadata.namespace)}/${text(object.metadata.name)}` === key);
     return role && rulesOf(role);
-  }
-
-  #current(): Policy {
-    return (this.#policy ??= loadPolicy(this.#log));
   }
 }
 
@@ -264,58 +266,107 @@ function nameOf(subject: Record<string, unknown>, bindingNamespace: string) {
   }
 }
 
-/** One revision's RBAC objects, indexed. */
+/**
+ * The RBAC objects of a plane, indexed by scope: the ClusterRoles, the cluster-wide bindings,
+ * and each namespace's Roles and bindings, each built when first asked for after a write to it.
+ */
 class Policy {
-  readonly clusterWide = new SubjectIndex();
-  readonly namespaced = new Map<string, SubjectIndex>();
+  #clusterRoles?: Map<string, PolicyRule[]>;
+  #clusterWide?: SubjectIndex;
+  readonly #namespaced = new Map<string, SubjectIndex>();
+  /**
+   * Every namespace that holds (or held) a Role or RoleBinding, so that a request naming any
+   * other namespace — one a client made up, say — neither reads the plane nor grows the cache.
+   */
+  #withRbac?: Set<string>;
+
+  constructor(private readonly log: Pick<RevisionLog, 'list'>) {}
+
+  /** Drops what a write to `resource` at `key` (`<namespace>/<name>`) may have changed. */
+  written(resource: string, key: string): void {
+    if (resource === CLUSTER_ROLES) {
+      this.#clusterRoles = undefined;
+      this.#clusterWide = undefined;
+      this.#namespaced.clear();
+    } else if (resource === CLUSTER_ROLE_BINDINGS) this.#clusterWide = undefined;
+    else {
+      const namespace = key.slice(0, key.indexOf('/'));
+      this.#namespaced.delete(namespace);
+      this.#withRbac?.add(namespace);
+    }
+  }
 
   holdersOf(identity: Identity, namespace: string): Holder[] {
-    const clusterWide = this.clusterWide.holdersOf(identity);
-    const local = namespace ? this.namespaced.get(namespace)?.holdersOf(identity) : undefined;
-    return local ? [...clusterWide, ...local] : clusterWide;
+    const clusterWide = this.#clusterWideIndex().holdersOf(identity);
+    const local = namespace ? (this.#namespaceIndex(namespace)?.holdersOf(identity) ?? []) : [];
+    return local.length > 0 ? [...clusterWide, ...local] : clusterWide;
+  }
+
+  #clusterRoleRules(): Map<string, PolicyRule[]> {
+    if (!this.#clusterRoles) {
+      this.#clusterRoles = new Map();
+      for (const role of this.log.list(CLUSTER_ROLES))
+        this.#clusterRoles.set(text(role.metadata.name), rulesOf(role));
+    }
+    return this.#clusterRoles;
+  }
+
+  #clusterWideIndex(): SubjectIndex {
+    if (!this.#clusterWide) {
+      const clusterRoles = this.#clusterRoleRules();
+      this.#clusterWide = new SubjectIndex();
+      for (const object of this.log.list(CLUSTER_ROLE_BINDINGS)) {
+        const source = `ClusterRoleBinding ${quote(text(object.metadata.name))}`;
+        this.#clusterWide.add(object, resolve(object, source, clusterRoles, new Map()), '');
+      }
+    }
+    return this.#clusterWide;
+  }
+
+  #namespaceIndex(namespace: string): SubjectIndex | undefined {
+    this.#withRbac ??= new Set(
+      [...this.log.list(ROLES), ...this.log.list(ROLE_BINDINGS)].map((object) =>
+        text(object.metadata.namespace),
+      ),
+    );
+    if (!this.#withRbac.has(namespace)) return undefined;
+    let index = this.#namespaced.get(namespace);
+    if (!index) {
+      const clusterRoles = this.#clusterRoleRules();
+      const roles = new Map<string, PolicyRule[]>();
+      for (const role of this.log.list(ROLES, namespace)) roles.set(text(role.metadata.name), rulesOf(role));
+      index = new SubjectIndex();
+      for (const object of this.log.list(ROLE_BINDINGS, namespace)) {
+        const source = `RoleBinding ${quote(`${text(object.metadata.name)}/${namespace}`)}`;
+        index.add(object, resolve(object, source, clusterRoles, roles), namespace);
+      }
+      this.#namespaced.set(namespace, index);
+    }
+    return index;
   }
 }
 
-function loadPolicy(log: Pick<RevisionLog, 'list'>): Policy {
-  const clusterRoles = new Map<string, PolicyRule[]>();
-  for (const role of log.list(`${RBAC_GROUP}/clusterroles`)) {
-    clusterRoles.set(text(role.metadata.name), rulesOf(role));
+/** A binding's role resolved: a ClusterRole, or a Role of the binding's namespace (`roles`, by name). */
+function resolve(
+  object: KubeObject,
+  source: string,
+  clusterRoles: ReadonlyMap<string, PolicyRule[]>,
+  roles: ReadonlyMap<string, PolicyRule[]>,
+): Binding {
+  const roleRef = isPlainObject(object.roleRef) ? object.roleRef : {};
+  const kind = text(roleRef.kind);
+  const name = text(roleRef.name);
+  const described = `${source} of ${kind} ${quote(name)}`;
+  if (kind !== 'ClusterRole' && kind !== 'Role') {
+    return { source: described, rules: [], unresolved: `unsupported role reference kind: ${quote(kind)}` };
   }
-  const roles = new Map<string, PolicyRule[]>();
-  for (const role of log.list(`${RBAC_GROUP}/roles`)) {
-    roles.set(`${text(role.metadata.namespace)}/${text(role.metadata.name)}`, rulesOf(role));
-  }
-
-  const resolve = (object: KubeObject, source: string, namespace: string): Binding => {
-    const roleRef = isPlainObject(object.roleRef) ? object.roleRef : {};
-    const kind = text(roleRef.kind);
-    const name = text(roleRef.name);
-    const described = `${source} of ${kind} ${quote(name)}`;
-    if (kind !== 'ClusterRole' && kind !== 'Role') {
-      return { source: described, rules: [], unresolved: `unsupported role reference kind: ${quote(kind)}` };
-    }
-    const rules = kind === 'ClusterRole' ? clusterRoles.get(name) : roles.get(`${namespace}/${name}`);
-    if (rules) return { source: described, rules };
-    return {
-      source: described,
-      rules: [],
-      unresolved: `${kind.toLowerCase()}.${RBAC_GROUP} ${quote(name)} not found`,
-    };
+  const rules = kind === 'ClusterRole' ? clusterRoles.get(name) : roles.get(name);
+  if (rules) return { source: described, rules };
+  return {
+    source: described,
+    rules: [],
+    unresolved: `${kind.toLowerCase()}.${RBAC_GROUP} ${quote(name)} not found`,
   };
-
-  const policy = new Policy();
-  for (const object of log.list(`${RBAC_GROUP}/clusterrolebindings`)) {
-    const source = `ClusterRoleBinding ${quote(text(object.metadata.name))}`;
-    policy.clusterWide.add(object, resolve(object, source, ''), '');
-  }
-  for (const object of log.list(`${RBAC_GROUP}/rolebindings`)) {
-    const namespace = text(object.metadata.namespace);
-    const source = `RoleBinding ${quote(`${text(object.metadata.name)}/${namespace}`)}`;
-    let index = policy.namespaced.get(namespace);
-    if (!index) policy.namespaced.set(namespace, (index = new SubjectIndex()));
-    index.add(object, resolve(object, source, namespace), namespace);
-  }
-  return policy;
 }
 
 export function rulesOf(role: KubeObject): PolicyRule[] {
