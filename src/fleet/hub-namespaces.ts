@@ -29,7 +29,7 @@ import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts'
 import type { ControllerDefinition } from '../runtime/manager-context.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../controllers/shared/project-plane-watch.ts';
 import { NAMESPACES, resourceIdOf } from '../runtime/resource-ids.ts';
-import { Controller } from '../runtime/controller.ts';
+import { Controller, ROUND_TRIP_WORKERS } from '../runtime/controller.ts';
 import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName, type EngagedPlane } from '../runtime/planes.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
@@ -208,6 +208,7 @@ function buildHubNamespaces(ctx: FleetContext): Controller<ProjectNamespaceKey> 
     toString: pairValue,
     fromString: keyFromString,
     planeOf: (key) => projectPlaneName(key.project),
+    workers: ROUND_TRIP_WORKERS,
     clock: ctx.clock,
     log: ctx.log,
     metrics: ctx.metrics,

@@ -37,7 +37,7 @@ import {
 } from '../apis/services/v1alpha1/service-availability.ts';
 import type { ResourceClient } from '../client/types.ts';
 import type { Clock } from '../runtime/clock.ts';
-import { Controller, type Outcome } from '../runtime/controller.ts';
+import { Controller, ROUND_TRIP_WORKERS, type Outcome } from '../runtime/controller.ts';
 import type { InformerEvent, ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName, type EngagedPlane } from '../runtime/planes.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
@@ -222,6 +222,7 @@ function buildProjector(ctx: ManagerContext): Controller<ProjectedLocationKey> {
     toString: keyString,
     fromString: keyFromString,
     planeOf: (key) => projectPlaneName(key.project),
+    workers: ROUND_TRIP_WORKERS,
     clock: ctx.clock,
     log: ctx.log,
     metrics: ctx.metrics,

@@ -33,7 +33,7 @@ import { patchStatus } from '../runtime/writes.ts';
 import { installDefaultIpamConfig } from '../ipam/default-config.ts';
 import { ipamAdmission } from '../ipam/hook.ts';
 import type { Clock } from '../runtime/clock.ts';
-import { Controller } from '../runtime/controller.ts';
+import { Controller, ROUND_TRIP_WORKERS } from '../runtime/controller.ts';
 import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName } from '../runtime/planes.ts';
 import { forObject } from '../runtime/triggers.ts';
@@ -134,6 +134,9 @@ function buildProvisioner(ctx: FleetContext): Controller<string> {
     toString: (project) => project,
     fromString: (project) => project,
     planeOf: projectPlaneName,
+    // Projects provision side by side, so a burst of them shares each kubeconfig write (one
+    // worker rewrote the whole file once per project: quadratic in the fleet's size).
+    workers: ROUND_TRIP_WORKERS,
     clock: ctx.clock,
     log: ctx.log,
     metrics: ctx.metrics,
