@@ -41,6 +41,13 @@ const QUIET_WINDOW_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const isLease = (key: string) => key.split('|')[2]?.endsWith('/leases') ?? false;
 
+/** Each plane whose revision advanced, then how many did not (a fleet may have a thousand). */
+function advanceList(advances: [string, number][]): string {
+  const moved = advances.filter(([, n]) => n > 0).map(([plane, n]) => `${plane} ${n}`);
+  const still = advances.length - moved.length;
+  return [...moved, ...(still > 0 ? [`${still} ${still === 1 ? 'other' : 'others'} 0`] : [])].join(', ');
+}
+
 /** `plane|user [agent]|resource|subresource|verb` → count, over every /metrics URL. */
 async function writes(urls: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
@@ -180,7 +187,7 @@ export async function idle(seconds: number, config: string | undefined, timeoutS
     const leases = sum([...written].filter(([key]) => isLease(key)));
     if (sum(advances) > leases) clean = false;
     console.log(
-      `result: revision advance over ${advances.length} planes ${sum(advances)} (${advances.map(([c, n]) => `${c} ${n}`).join(', ')}); ` +
+      `result: revision advance over ${advances.length} planes ${sum(advances)} (${advanceList(advances)}); ` +
         `counted writes ${sum([...written])}; Lease renewals ${innerLeases}–${leases} (inner–outer span)`,
     );
     const others = [...written].filter(([key]) => !isLease(key)).sort((a, b) => b[1] - a[1]);
