@@ -77,6 +77,25 @@ describe('project provisioner', () => {
     assert.deepEqual([ready.status, ready.message], ['True', PROJECT_READY_MESSAGE]);
   });
 
+  it('provisions a plane once per process: a later event of its Project leaves the plane alone, a restart provisions again', async () => {
+    const f = fixture();
+    f.store('gamma', 'uid-1');
+    await reconcile('gamma', f.deps);
+    const plane = server.plane('project-gamma')!;
+    const roles = plane.catalog.lookup('rbac.authorization.k8s.io', 'v1', 'clusterroles')!.storage;
+    const [role] = plane.log.list(roles);
+    const key = `/${role.metadata.name}`;
+    plane.log.remove(roles, key);
+    await reconcile('gamma', f.deps);
+    assert.equal(plane.log.get(roles, key), undefined, 'the next event of the Project wrote nothing');
+    assert.equal(f.statusPatches.length, 2, 'and still reported the Project Ready');
+    // A restart: the fleet holds no plane yet, so the stored one is provisioned again.
+    f.deps.fleet.projectPlanes.clear();
+    await reconcile('gamma', f.deps);
+    assert.equal(server.plane('project-gamma'), plane, 'the same plane, not a new one');
+    assert.deepEqual(plane.log.get(roles, key)?.rules, role.rules, 'the role is back');
+  });
+
   it('removes the plane when the Project goes, and serves a fresh one for a Project recreated under the same name', async () => {
     const f = fixture();
     f.store('beta', 'uid-1');
