@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { seededStatus } from '../../src/apis/common/condition.ts';
 import { CLUSTER_LOCATION_LABEL } from '../../src/apis/common/labels.ts';
-import { NetworkContextConditionType } from '../../src/apis/networking/v1alpha/network-context.ts';
+import {
+  NetworkContextConditionType,
+  NETWORKCONTEXT_IN_USE_FINALIZER as IN_USE,
+} from '../../src/apis/networking/v1alpha/network-context.ts';
 import {
   allWithin,
   ALPHA,
@@ -44,6 +47,13 @@ describe('end to end on the embedded fleet', () => {
   it('S105 copies carry spec and labels only', async () => {
     f = await startFixtureF({ cells: [{ name: 'cell-c', location: 'eu-west-1' }] });
     await scenario104(f);
+    // The cell's hold controller adds the finalizer once the interface exists (controllers.md
+    // §12), which can land after S104's last Then: it is awaited, not read at once.
+    await allWithin(WITHIN, {
+      [`the cell copy of C carries ${IN_USE}`]: async () =>
+        (await get(f!, 'cell-a', 'networkContexts', C, f!.H))?.metadata?.finalizers?.includes(IN_USE) ===
+        true,
+    });
     const project = await get(f, ALPHA, 'networkContexts', C, 'default');
     const copy = await get(f, 'cell-a', 'networkContexts', C, f.H);
     const policy = await get(f, 'hub', 'clusterPropagationPolicies', POLICY);
@@ -60,7 +70,7 @@ describe('end to end on the embedded fleet', () => {
     );
     assert.equal(copy.metadata.annotations['clusterpropagationpolicy.karmada.io/name'], POLICY);
     assert.equal(copy.metadata.ownerReferences, undefined);
-    assert.deepEqual(copy.metadata.finalizers, ['networking.datumapis.com/networkcontext-in-use']);
+    assert.deepEqual(copy.metadata.finalizers, [IN_USE]);
     assert.deepEqual(copy.status, seededStatus([NetworkContextConditionType.Ready]), 'the seeded status');
     const cellC = await get(f, 'hub', 'clusters', 'cell-c');
     assert.ok(isTrue(cellC, 'Ready'));
