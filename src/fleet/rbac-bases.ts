@@ -7,9 +7,9 @@
  * Guarantees: `rbacBase` returns every object of every file the base's kustomization lists, in
  * order, as new objects the caller may keep or change (the files are read and parsed once per
  * process: a fleet applies the project base to every project plane, and parsing its YAML each
- * time took 10 of the 76 s a 1,000-project fleet spent starting); `baseRole` returns one role of a base, or throws naming the base and the role;
- * `applyRbacBase` stores a base in a plane of the embedded fleet (its only source of RBAC for
- * the fleet's own identities, identities.ts).
+ * time took 10 of the 76 s a 1,000-project fleet spent starting); `baseRole` returns one role
+ * of a base, or throws naming the base and the role; `applyRbacBase` stores a base in a plane of
+ * the embedded fleet (its only source of RBAC for the fleet's own identities, identities.ts).
  * Assumes: the bases use `resources:` only (no patches or generators), which
  * test/deploy/kustomize.test.ts checks against `kubectl kustomize`.
  */

@@ -47,12 +47,14 @@ describe('end to end on the embedded fleet', () => {
   it('S105 copies carry spec and labels only', async () => {
     f = await startFixtureF({ cells: [{ name: 'cell-c', location: 'eu-west-1' }] });
     await scenario104(f);
+    const fixture = f;
     // The cell's hold controller adds the finalizer once the interface exists (controllers.md
     // §12), which can land after S104's last Then: it is awaited, not read at once.
     await allWithin(WITHIN, {
       [`the cell copy of C carries ${IN_USE}`]: async () =>
-        (await get(f!, 'cell-a', 'networkContexts', C, f!.H))?.metadata?.finalizers?.includes(IN_USE) ===
-        true,
+        (await get(fixture, 'cell-a', 'networkContexts', C, fixture.H))?.metadata.finalizers?.includes(
+          IN_USE,
+        ) === true,
     });
     const project = await get(f, ALPHA, 'networkContexts', C, 'default');
     const copy = await get(f, 'cell-a', 'networkContexts', C, f.H);
