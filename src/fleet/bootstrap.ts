@@ -7,7 +7,14 @@
  * (everything but metadata and status); an object already stored with that content is not
  * written again, so a restart on a data directory writes nothing that did not change. A CRD is
  * served in the same write that stores it (the embedded server establishes it at once).
- * Assumes: the resource types named are served in the plane (built-ins, or CRDs installed first).
+ * Every plane of a kind is given the same CRD objects, prepared once per process and frozen:
+ * the write path shares what it does not change with the stored object (writes.ts), so a
+ * thousand project planes hold one copy of each schema, not a thousand, and what is compiled
+ * from a schema and cached by its identity (structural schema, validators, rules) is compiled
+ * once — a write that tried to change a shared schema would throw instead of reaching the
+ * other planes.
+ * Assumes: the resource types named are served in the plane (built-ins, or CRDs installed first);
+ * the objects given to `ensureObjects` are the callers' to give (they are stored, not copied).
  */
 import type { KubeObject } from '../apiserver/objects.ts';
 import type { Plane } from '../apiserver/plane.ts';
@@ -62,19 +69,32 @@ function storeObjects(plane: Plane, kind: StoredKind, objects: readonly KubeObje
     const { name, namespace } = object.metadata;
     const stored = readObject(plane, type, namespace, name!);
     if (!stored) {
-      createObject(plane, type, structuredClone(object));
+      createObject(plane, type, { ...object, metadata: { ...object.metadata } });
       continue;
     }
     if (content(stored) === content(object)) continue;
-    const next = { ...structuredClone(object), metadata: { ...stored.metadata } };
-    updateObject(plane, type, next, stored);
+    updateObject(plane, type, { ...object, metadata: { ...stored.metadata } }, stored);
   }
 }
 
+const prepared = new WeakMap<readonly CustomResourceDefinition[], readonly KubeObject[]>();
+
+/** `crds` as every plane stores them: copied once, deeply frozen (see the module doc). */
+function preparedCrds(crds: readonly CustomResourceDefinition[]): readonly KubeObject[] {
+  let objects = prepared.get(crds);
+  if (!objects)
+    prepared.set(crds, (objects = crds.map((crd): KubeObject => deepFreeze(structuredClone({ ...crd })))));
+  return objects;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export function installPlaneCrds(plane: Plane, crds: readonly CustomResourceDefinition[]): void {
-  ensureObjects(
-    plane,
-    CRDS,
-    crds.map((crd): KubeObject => ({ ...crd })),
-  );
+  ensureObjects(plane, CRDS, preparedCrds(crds));
 }
