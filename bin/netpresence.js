@@ -1,21 +1,22 @@
 #!/usr/bin/env node
-// The netpresence command. An installed package runs the compiled JavaScript in dist/ (built by
-// `npm run build`, shipped by `npm pack`); a checkout without dist/ runs the TypeScript sources
-// through tsx's loader, a dev dependency that a production install does not have.
+// The netpresence command. A checkout runs its TypeScript sources through tsx's loader (a dev
+// dependency), so what it runs is always what it holds — a dist/ left by an earlier build is not
+// run in its place; an installed package, which ships dist/ and no sources, runs the compiled
+// JavaScript (built by `npm run build`, shipped by `npm pack`).
 import { existsSync } from 'node:fs';
 
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 
-if (existsSync(compiled)) {
-  await import(compiled.href);
-} else if (existsSync(sources)) {
+if (existsSync(sources)) {
   const { register } = await import('tsx/esm/api');
   register();
   await import(sources.href);
+} else if (existsSync(compiled)) {
+  await import(compiled.href);
 } else {
   console.error(
-    'netpresence: neither dist/cli/main.js nor src/cli/main.ts is installed; run `npm run build`',
+    'netpresence: neither src/cli/main.ts nor dist/cli/main.js is installed; run `npm run build`',
   );
   process.exit(1);
 }

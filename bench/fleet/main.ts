@@ -35,6 +35,8 @@
  *        (one binding at a time on the default fleet: see sequential.ts)
  *        npm run bench:fleet -- --idle S [--projects P --locations L] [--timeout S]
  *        (what an idle fleet writes: see idle.ts)
+ *        Each runs the compiled fleet, as installed; `--code sources` runs it through tsx as a
+ *        checkout does (code.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
@@ -42,6 +44,7 @@ import { COPY_SELECTOR } from '../../src/apis/networking/v1alpha/interface-copy.
 import type { KubeObject, WatchHandle } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
+import { CODES, fleetEntry } from './code.ts';
 import { countLines, loadAverageLine, metricsUrls, snapshot } from './counts.ts';
 import { idle } from './idle.ts';
 import { sequential } from './sequential.ts';
@@ -59,6 +62,8 @@ interface Args {
   idle: number;
   /** `on`: with --sequential, the per-hop table (see hops.ts). */
   hops: string;
+  /** `compiled` (dist/, as installed) or `sources` (through tsx, as a checkout runs): code.ts. */
+  code: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -73,8 +78,9 @@ function parseArgs(argv: string[]): Args {
       sequential: 0,
       idle: 0,
       hops: 'off',
+      code: 'compiled',
     },
-    { hops: ['off', 'on'] },
+    { hops: ['off', 'on'], code: CODES },
   );
 }
 
@@ -243,6 +249,7 @@ async function main(args: Args): Promise<void> {
   console.log(loadAverageLine('start'));
   const setupStarted = performance.now();
   const fleet = await startChildFleet({
+    entry: fleetEntry(args.code),
     config: fleetConfig(args),
     timeoutMs: 1_800_000,
     nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [],
@@ -379,9 +386,9 @@ async function main(args: Args): Promise<void> {
 
 const args = parseArgs(process.argv.slice(2));
 if (args.sequential > 0)
-  await sequential(args.sequential, Math.min(args.timeout, 120), args.profile, args.hops === 'on');
+  await sequential(args.sequential, Math.min(args.timeout, 120), args.profile, args.hops === 'on', args.code);
 else if (args.idle > 0) {
   // The default fleet unless a size is given.
   const sized = process.argv.some((a) => a === '--projects' || a === '--locations');
-  await idle(args.idle, sized ? fleetConfig(args) : undefined, Math.min(args.timeout, 300));
+  await idle(args.idle, sized ? fleetConfig(args) : undefined, Math.min(args.timeout, 300), args.code);
 } else await main(args);

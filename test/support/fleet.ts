@@ -102,6 +102,8 @@ export interface ChildFleetOptions {
   dashboard?: boolean;
   /** More flags for `up` (e.g. `--stand-ins-only`). */
   args?: string[];
+  /** The script to run, relative to the repository root; `bin/netpresence.js` without it. */
+  entry?: string;
 }
 
 export interface ChildFleet {
@@ -126,7 +128,7 @@ export interface ChildFleet {
 export async function startChildFleet(options: ChildFleetOptions = {}): Promise<ChildFleet> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'netpresence-fleet-')));
   const kubeconfigPath = join(dir, 'kubeconfig');
-  const args = ['bin/netpresence.js', 'up', '--port', '0', '--kubeconfig', kubeconfigPath];
+  const args = [options.entry ?? 'bin/netpresence.js', 'up', '--port', '0', '--kubeconfig', kubeconfigPath];
   args.push('--dashboard', options.dashboard ? '127.0.0.1:0' : 'off');
   if (options.config !== undefined) {
     const configPath = join(dir, 'fleet.yaml');
