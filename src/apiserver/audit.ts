@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
-import type { IncomingMessage } from 'node:http';
+import type { ServerRequest } from './http/exchange.ts';
 import type { Identity } from './auth/tokens.ts';
 
 export const PLANE_ANNOTATION = 'netpresence.datumapis.com/plane';
@@ -74,7 +74,7 @@ export class AuditLog {
 
   /** Records `req` when its response ends; `describe` is asked then, for what was learned. */
   watch(
-    req: IncomingMessage,
+    req: ServerRequest,
     res: { statusCode: number; once(event: 'close', f: () => void): unknown },
     describe: () => AuditedRequest,
   ): void {
@@ -92,7 +92,7 @@ export class AuditLog {
 }
 
 export function auditEvent(
-  req: IncomingMessage,
+  req: ServerRequest,
   code: number,
   request: AuditedRequest,
   receivedMs: number,

@@ -8,21 +8,39 @@
  * Guarantees: a plain-HTTP `http.Server` that never listens; each accepted connection is served
  * by the server's own handler, so it is authenticated (bearer token) and authorised exactly as
  * over HTTPS or the loopback listener — no token, 401. Idle keep-alive connections are closed
- * after `keepAliveTimeoutMs`, as on the other listeners. `close()` ends every connection, watches
- * included; a connection accepted after it is destroyed at once.
+ * after `keepAliveTimeoutMs`, as on the other listeners. It also serves exchanges — a request and
+ * its reply handed over without HTTP (client/message-port-exchange.ts) — by the same handler.
+ * `close()` ends every connection and exchange, watches included; one accepted after it is
+ * destroyed at once.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { ServerReply, ServerRequest } from './http/exchange.ts';
 
 export class InProcessListener {
   private readonly server;
   private readonly sockets = new Set<Duplex>();
+  private readonly replies = new Set<ServerReply>();
   private closed = false;
 
-  constructor(handler: (req: IncomingMessage, res: ServerResponse) => void, keepAliveTimeoutMs: number) {
+  constructor(
+    private readonly handler: (req: ServerRequest, res: ServerReply) => void,
+    keepAliveTimeoutMs: number,
+  ) {
     this.server = createServer(handler);
     this.server.keepAliveTimeout = keepAliveTimeoutMs;
+  }
+
+  /** Serves one exchange until its reply ends or either side closes it. */
+  serve(req: ServerRequest, res: ServerReply): void {
+    if (this.closed) {
+      res.destroy();
+      return;
+    }
+    this.replies.add(res);
+    res.once('close', () => this.replies.delete(res));
+    this.handler(req, res);
   }
 
   /** Serves one connection until either end closes it. */
@@ -46,5 +64,6 @@ export class InProcessListener {
   close(): void {
     this.closed = true;
     for (const socket of this.sockets) socket.destroy();
+    for (const reply of this.replies) reply.destroy();
   }
 }

@@ -12,7 +12,7 @@
  * The time includes waiting for the request's body and, where the plane is durable, for the write
  * to be on disk: what the client waits for, less the way to and from the server.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerReply, ServerRequest } from './http/exchange.ts';
 import { Histogram, type Registry } from 'prom-client';
 import { APPLY_PATCH } from './handlers/patch.ts';
 import { mediaType } from './http/io.ts';
@@ -54,7 +54,7 @@ export class RequestDurations {
   }
 
   /** Times `req` until `res` is complete; `what` is read then, once the request has been parsed. */
-  time(req: IncomingMessage, res: ServerResponse, what: () => TimedRequest): void {
+  time(req: ServerRequest, res: ServerReply, what: () => TimedRequest): void {
     const started = performance.now();
     const observe = () => {
       const request = what();
@@ -72,7 +72,7 @@ export class RequestDurations {
   }
 }
 
-function verbOf(req: IncomingMessage, request: TimedRequest): string {
+function verbOf(req: ServerRequest, request: TimedRequest): string {
   if (request.verb === undefined) return req.method ?? 'GET';
   if (request.verb === 'patch' && mediaType(req.headers['content-type']) === APPLY_PATCH) return 'APPLY';
   return VERBS[request.verb] ?? request.verb.toUpperCase();

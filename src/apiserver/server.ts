@@ -21,7 +21,7 @@
 import { rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerReply, ServerRequest } from './http/exchange.ts';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -78,7 +78,7 @@ const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecolle
  * fails (500, as Kubernetes fails a readiness check) naming its file and the cause. Liveness stays
  * ok: restarting would not mend the file.
  */
-function probe(res: ServerResponse, name: string, plane: Plane): void {
+function probe(res: ServerReply, name: string, plane: Plane): void {
   if (name === 'readyz' && plane.degraded) {
     res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
     return void res.end(
@@ -233,6 +233,18 @@ export class ApiServer {
   acceptConnection(socket: Duplex): void {
     if (!this.inProcess) throw new Error('the API server is not started: it accepts no connection');
     this.inProcess.accept(socket);
+  }
+
+  /**
+   * Serves one exchange of a client in this process (client/message-port-exchange.ts): the same
+   * handler as for HTTP, so authenticated and authorised alike.
+   */
+  acceptExchange(req: ServerRequest, res: ServerReply): void {
+    if (!this.inProcess) {
+      res.destroy();
+      return;
+    }
+    this.inProcess.serve(req, res);
   }
 
   plane(name: string): Plane | undefined {
@@ -412,7 +424,7 @@ export class ApiServer {
     return { entry, rest: path.slice(base.length) || '/' };
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(req: ServerRequest, res: ServerReply): Promise<void> {
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'https://localhost');
     const resolved = this.resolvePlane(url.pathname);
@@ -459,8 +471,8 @@ export class ApiServer {
   private async serve(
     entry: PlaneEntry,
     target: RequestTarget,
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: ServerRequest,
+    res: ServerReply,
     query: URLSearchParams,
     identity: Identity,
   ): Promise<void> {
@@ -513,8 +525,8 @@ export class ApiServer {
   private async serveResource(
     entry: PlaneEntry,
     target: ResourceTarget,
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: ServerRequest,
+    res: ServerReply,
     query: URLSearchParams,
     identity: Identity,
   ): Promise<void> {

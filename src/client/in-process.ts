@@ -11,11 +11,19 @@
  *   them apart for TCP), so requests and watches hold no file descriptor;
  * - a URL under `.in-process.invalid` whose origin is not registered in this thread is refused
  *   with an error naming it (the name cannot resolve anyway; `.invalid` never does);
+ * - an origin registered with an `exchange` function (a worker's link to the server's thread,
+ *   message-port-exchange.ts) is reached by exchanges, not HTTP: `inProcessExchange` returns it
+ *   and the transport sends each request through it; its agents still serve anything that
+ *   asks for a connection;
  * - `registerInProcess` returns its undoing: the origin's agents are destroyed, and with them
  *   their idle connections.
  */
 import * as http from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { ClientExchange, RequestHead } from './message-port-exchange.ts';
+
+/** Sends one request as an exchange. */
+export type Exchange = (head: RequestHead, body: Buffer | undefined) => ClientExchange;
 
 /** The domain every in-process origin is under: reserved, so never a host on a network. */
 export const IN_PROCESS_DOMAIN = 'in-process.invalid';
@@ -44,13 +52,14 @@ class ConnectorAgent extends http.Agent {
 interface Registered {
   requests: ConnectorAgent;
   watches: ConnectorAgent;
+  exchange?: Exchange;
 }
 
 const registered = new Map<string, Registered>();
 
 /** Connections to `origin` are made by `connect` from now on, until the returned function is called. */
-export function registerInProcess(origin: string, connect: () => Duplex): () => void {
-  const entry = { requests: new ConnectorAgent(connect), watches: new ConnectorAgent(connect) };
+export function registerInProcess(origin: string, connect: () => Duplex, exchange?: Exchange): () => void {
+  const entry = { requests: new ConnectorAgent(connect), watches: new ConnectorAgent(connect), exchange };
   registered.set(new URL(origin).origin, entry);
   return () => {
     if (registered.get(new URL(origin).origin) !== entry) return;
@@ -65,8 +74,18 @@ export function registerInProcess(origin: string, connect: () => Duplex): () => 
  * undefined for any other URL; throws for an in-process origin not registered here.
  */
 export function inProcessAgent(url: URL, longLived: boolean): http.Agent | undefined {
+  const entry = inProcessEntry(url);
+  return entry && (longLived ? entry.watches : entry.requests);
+}
+
+/** How to send a request to `url` as an exchange, when its in-process origin takes them. */
+export function inProcessExchange(url: URL): Exchange | undefined {
+  return inProcessEntry(url)?.exchange;
+}
+
+function inProcessEntry(url: URL): Registered | undefined {
   const entry = registered.get(url.origin);
-  if (entry) return longLived ? entry.watches : entry.requests;
+  if (entry) return entry;
   if (url.hostname.endsWith(`.${IN_PROCESS_DOMAIN}`))
     throw new Error(inProcessMessages.notRegistered(url.origin));
   return undefined;

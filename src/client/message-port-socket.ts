@@ -39,222 +39,20 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { InProcessSocket } from './in-process-socket.ts';
+import { ClientExchange, ServedReply, ServedRequest, type ExchangeHandler } from './message-port-exchange.ts';
+import {
+  ACK_STEP,
+  DEFAULT_PACING,
+  Link,
+  WINDOW,
+  type LinkEnd,
+  type RequestHead,
+} from './message-port-link.ts';
 
-/** Bytes a writer may have sent and not yet had acknowledged. */
-export const WINDOW = 1 << 20;
-/** The reader acknowledges once it has read this many bytes. */
-export const ACK_STEP = WINDOW / 4;
-
-/**
- * When a thread posts what it has written and how long it reads what it received before its
- * event loop serves anything else (see the module comment for why).
- */
-export interface Pacing {
-  /** Posts the batch once it holds this many bytes. */
-  postBytes: number;
-  /** Posts the batch once its first frame has waited this long (ms) on the thread's work. */
-  postAfterMs: number;
-  /** Reads received batches for at most this long (ms) per turn of the event loop. */
-  readBudgetMs: number;
-  /** The clock of the two above, in ms. */
-  now: () => number;
-}
-
-/**
- * Measured on the 1,000-binding burst (bench/README.md, "The transport's lockstep"): posting after
- * 0.5–20 ms and reading 2–20 ms per turn all converged within one run's spread of each other; the
- * shortest read budget kept the server's TCP clients served best.
- */
-export const DEFAULT_PACING: Pacing = {
-  postBytes: 64 * 1024,
-  postAfterMs: 1,
-  readBudgetMs: 2,
-  now: () => performance.now(),
-};
-
-/** What a frame says of its connection: four numbers, `[kind, id, a, b]`. */
-const OPEN = 0;
-/** `a`, `b`: offset and length of its bytes in the message's buffer. */
-const DATA = 1;
-const END = 2;
-const CLOSE = 3;
-/** `a`: bytes read. */
-const ACK = 4;
-const FRAME = 4;
-
-/** One message of a link: every frame of a batch, in order, and the bytes they carry. */
-interface Batch {
-  frames: number[];
-  data?: ArrayBuffer;
-}
-
-/** One end of the port two threads share: every connection between them, in one order. */
-class Link {
-  private readonly sockets = new Map<number, MessagePortSocket>();
-  private nextId = 1;
-  private frames: number[] = [];
-  private chunks: Buffer[] = [];
-  private size = 0;
-  private immediate = false;
-  /** When the batch's first frame was queued; undefined while nothing waits. */
-  private started?: number;
-  private referenced = 0;
-  private closed = false;
-
-  constructor(
-    private readonly port: MessagePort,
-    private readonly pacing: Pacing,
-    private readonly accept?: (socket: MessagePortSocket) => void,
-  ) {
-    port.on('message', (batch: Batch) => this.arrived(batch));
-    port.once('close', () => this.gone());
-    // Only referenced connections keep the thread alive (`ref`).
-    port.unref();
-  }
-
-  /** A new connection from this end. */
-  open(): MessagePortSocket {
-    const socket = this.add(this.nextId++);
-    this.frame(OPEN, socket.id);
-    return socket;
-  }
-
-  private add(id: number): MessagePortSocket {
-    const socket = new MessagePortSocket(this, id);
-    this.sockets.set(id, socket);
-    this.ref();
-    return socket;
-  }
-
-  frame(kind: number, id: number, a = 0, b = 0): void {
-    if (this.closed) return;
-    this.frames.push(kind, id, a, b);
-    this.queued();
-  }
-
-  data(id: number, chunks: Buffer[], size: number): void {
-    if (this.closed) return;
-    const last = this.frames.length - FRAME;
-    // Written right after its last bytes: one part, one read at the other end.
-    if (last >= 0 && this.frames[last] === DATA && this.frames[last + 1] === id)
-      this.frames[last + 3] += size;
-    else this.frames.push(DATA, id, this.size, size);
-    for (const chunk of chunks) this.chunks.push(chunk);
-    this.size += size;
-    this.queued();
-  }
-
-  /** Schedules the batch's post at the turn's end, or posts it now once it has grown or waited enough. */
-  private queued(): void {
-    const now = this.pacing.now();
-    if (this.started === undefined) {
-      this.started = now;
-      if (!this.immediate) {
-        this.immediate = true;
-        setImmediate(() => {
-          this.immediate = false;
-          this.flush();
-        });
-      }
-    }
-    if (this.size >= this.pacing.postBytes || now - this.started >= this.pacing.postAfterMs) this.flush();
-  }
-
-  /** The connection `id` is closed on this end: its peer is told after what it was written. */
-  forget(socket: MessagePortSocket): void {
-    if (this.sockets.get(socket.id) !== socket) return;
-    this.sockets.delete(socket.id);
-    this.frame(CLOSE, socket.id);
-    if (socket.referenced) this.unref();
-  }
-
-  ref(): void {
-    if (this.referenced++ === 0 && !this.closed) this.port.ref();
-  }
-
-  unref(): void {
-    if (--this.referenced === 0 && !this.closed) this.port.unref();
-  }
-
-  /** Posts the batch's frames and bytes as one message (one copy, then moved). */
-  private flush(): void {
-    this.started = undefined;
-    if (this.closed || this.frames.length === 0) return;
-    const batch: Batch = { frames: this.frames };
-    this.frames = [];
-    if (this.size > 0) {
-      const data = new ArrayBuffer(this.size);
-      const view = new Uint8Array(data);
-      let offset = 0;
-      for (const chunk of this.chunks) {
-        view.set(chunk, offset);
-        offset += chunk.length;
-      }
-      this.chunks = [];
-      this.size = 0;
-      batch.data = data;
-      this.port.postMessage(batch, [data]);
-    } else this.port.postMessage(batch);
-  }
-
-  /** Batches received and not yet read. */
-  private readonly inbox: Batch[] = [];
-  private reading = false;
-
-  private arrived(batch: Batch): void {
-    this.inbox.push(batch);
-    if (!this.reading) {
-      this.reading = true;
-      setImmediate(() => this.read());
-    }
-  }
-
-  /** Reads what has arrived for at most the read budget, then lets the loop serve its other work. */
-  private read(): void {
-    const started = this.pacing.now();
-    let next = 0;
-    while (next < this.inbox.length && (next === 0 || this.pacing.now() - started < this.pacing.readBudgetMs))
-      this.receive(this.inbox[next++]);
-    this.inbox.splice(0, next);
-    if (this.inbox.length > 0) setImmediate(() => this.read());
-    else this.reading = false;
-  }
-
-  private receive({ frames, data }: Batch): void {
-    for (let i = 0; i < frames.length; i += FRAME) {
-      const [kind, id, a, b] = [frames[i], frames[i + 1], frames[i + 2], frames[i + 3]];
-      if (kind === OPEN) {
-        const socket = this.add(id);
-        if (this.accept) this.accept(socket);
-        else socket.destroy();
-        continue;
-      }
-      const socket = this.sockets.get(id);
-      // A connection this end has closed: what its peer sent meanwhile goes nowhere.
-      if (!socket) continue;
-      if (kind === DATA) socket.received(Buffer.from(data!, a, b));
-      else if (kind === END) socket.push(null);
-      else if (kind === ACK) socket.acknowledged(a);
-      else if (kind === CLOSE) {
-        this.sockets.delete(id);
-        if (socket.referenced) this.unref();
-        socket.peerGone();
-      }
-    }
-  }
-
-  /** The other thread closed the port or ended: every connection's peer is gone. */
-  private gone(): void {
-    for (const batch of this.inbox.splice(0)) this.receive(batch);
-    this.closed = true;
-    const sockets = [...this.sockets.values()];
-    this.sockets.clear();
-    for (const socket of sockets) socket.peerGone();
-  }
-}
+export { ACK_STEP, DEFAULT_PACING, WINDOW, type Pacing } from './message-port-link.ts';
 
 /** One end of a connection over a link. */
-export class MessagePortSocket extends InProcessSocket {
+export class MessagePortSocket extends InProcessSocket implements LinkEnd {
   /** Sent and not yet acknowledged by the reader. */
   private inFlight = 0;
   /** Read and not yet acknowledged to the writer. */
@@ -317,8 +115,12 @@ export class MessagePortSocket extends InProcessSocket {
   /** Tells the writer what was read, once there is a step's worth. */
   private acknowledge(): void {
     if (this.unacked < ACK_STEP || this.detached) return;
-    this.link.frame(ACK, this.id, this.unacked);
+    this.link.acknowledge(this.id, this.unacked);
     this.unacked = 0;
+  }
+
+  ended(): void {
+    this.push(null);
   }
 
   override _read(): void {
@@ -326,7 +128,7 @@ export class MessagePortSocket extends InProcessSocket {
   }
 
   override _final(callback: () => void): void {
-    if (!this.detached) this.link.frame(END, this.id);
+    if (!this.detached) this.link.end(this.id);
     callback();
   }
 
@@ -373,20 +175,52 @@ export class MessagePortSocket extends InProcessSocket {
   }
 }
 
-/**
- * Connections from this thread through `acceptor`, all on its one port, to the thread that
- * serves `acceptPorts` on the other end of its channel.
- */
-export function portConnector(acceptor: MessagePort, pacing = DEFAULT_PACING): () => MessagePortSocket {
-  const link = new Link(acceptor, pacing);
-  return () => link.open();
+/** What a thread may open through an acceptor port: connections, and exchanges. */
+export interface PortClient {
+  connect: () => MessagePortSocket;
+  request: (head: RequestHead, body: Buffer | undefined) => ClientExchange;
 }
 
-/** Serves every connection `acceptor` brings: `accept` receives each as a socket. */
+/**
+ * Connections and exchanges from this thread through `acceptor`, all on its one port, to the
+ * thread that serves `acceptPorts` on the other end of its channel.
+ */
+export function portClient(acceptor: MessagePort, pacing = DEFAULT_PACING): PortClient {
+  const link = new Link(acceptor, pacing);
+  return {
+    connect: () => link.open(new MessagePortSocket(link, link.newId())),
+    request: (head, body) => link.request(new ClientExchange(link, link.newId(), head.method), head, body),
+  };
+}
+
+/** Connections only (see `portClient`). */
+export function portConnector(acceptor: MessagePort, pacing = DEFAULT_PACING): () => MessagePortSocket {
+  const client = portClient(acceptor, pacing);
+  return () => client.connect();
+}
+
+/**
+ * Serves every connection and exchange `acceptor` brings: `accept` receives each connection as
+ * a socket, `serve` each exchange as a request and its reply (an exchange is refused — its reply
+ * destroyed — when there is no `serve`).
+ */
 export function acceptPorts(
   acceptor: MessagePort,
   accept: (socket: MessagePortSocket) => void,
   pacing = DEFAULT_PACING,
+  serve?: ExchangeHandler,
 ): void {
-  new Link(acceptor, pacing, accept);
+  new Link(acceptor, pacing, {
+    connection(link, id) {
+      const socket = new MessagePortSocket(link, id);
+      link.register(socket);
+      accept(socket);
+    },
+    exchange(link, id, head, body) {
+      const reply = new ServedReply(link, id, new ServedRequest(head, body));
+      link.register(reply);
+      if (serve) serve(reply.request, reply);
+      else reply.destroy();
+    },
+  });
 }

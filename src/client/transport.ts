@@ -13,7 +13,9 @@
  * kept; watches have agents of their own. A request whose reused idle connection the server had
  * just closed (ECONNRESET before any response) is sent once more on a fresh connection: the
  * server never read it. A server in this process (in-process.ts) is reached through its
- * registered connector: the same HTTP, over a Duplex in place of a socket.
+ * registered connector: the same HTTP, over a Duplex in place of a socket — or, from a worker
+ * thread, as an exchange (message-port-exchange.ts): the same request and response, not encoded
+ * as HTTP, with the same headers (credentials included).
  * Caveat: requests have no timeout of their own, like client-node's, so a hung server hangs them.
  */
 import { userAgent } from './user-agent.ts';
@@ -21,7 +23,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { statusErrorFrom } from './errors.ts';
-import { inProcessAgent } from './in-process.ts';
+import { inProcessAgent, inProcessExchange, type Exchange } from './in-process.ts';
 import { requestStarted } from './request-latency.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -49,8 +51,20 @@ function urlOf(kubeConfig: KubeConfig, path: string, query: Query = {}): URL {
   return url;
 }
 
+/** A response of any status, its body readable: `node:http`'s, or an exchange's (the same surface). */
+export interface PlaneResponse extends NodeJS.ReadableStream {
+  statusCode?: number;
+  headers: http.IncomingHttpHeaders;
+  /** Whether the whole body arrived. */
+  complete: boolean;
+  socket: { setKeepAlive(enable: boolean, delayMs: number): unknown };
+  destroy(error?: Error): unknown;
+  on(event: 'close', listener: () => void): this;
+  on(event: string | symbol, listener: (...args: unknown[]) => void): this;
+}
+
 /** Issues the request and resolves with the response of any status, its body unread. */
-export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promise<http.IncomingMessage> {
+export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promise<PlaneResponse> {
   const url = urlOf(kubeConfig, request.path, request.query);
   const answered = request.longLived ? undefined : requestStarted(request.method, url.host);
   const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
@@ -67,6 +81,12 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
     },
   };
   await kubeConfig.applyToHTTPSOptions(options);
+  const exchange = inProcessExchange(url);
+  if (exchange) {
+    const response = await exchanged(exchange, url, options, payload);
+    answered?.();
+    return response;
+  }
   const inProcess = inProcessAgent(url, request.longLived ?? false);
   if (inProcess) options.agent = inProcess;
   else if (!kubeConfig.getCurrentCluster()?.proxyUrl)
@@ -85,6 +105,23 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
       req.end(payload);
     });
   return attempt(true);
+}
+
+/** Sends the request as an exchange, with the headers (and basic credentials) HTTP would carry. */
+function exchanged(
+  exchange: Exchange,
+  url: URL,
+  options: https.RequestOptions,
+  payload: Buffer | undefined,
+): Promise<PlaneResponse> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value : String(value);
+  }
+  if (options.auth && headers.authorization === undefined)
+    headers.authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  const method = options.method ?? 'GET';
+  return exchange({ method, url: url.pathname + url.search, headers }, payload).response;
 }
 
 /**
@@ -138,7 +175,7 @@ function keepAliveAgent(url: URL, options: https.RequestOptions, pool: Map<strin
   return agent;
 }
 
-async function readBody(response: http.IncomingMessage): Promise<unknown> {
+async function readBody(response: PlaneResponse): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -151,7 +188,7 @@ async function readBody(response: http.IncomingMessage): Promise<unknown> {
 }
 
 /** The typed error for a response that is not 2xx, its body read. */
-export async function errorOf(response: http.IncomingMessage): Promise<Error> {
+export async function errorOf(response: PlaneResponse): Promise<Error> {
   return statusErrorFrom(response.statusCode ?? 0, await readBody(response));
 }
 

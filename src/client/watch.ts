@@ -17,9 +17,8 @@
  * refused watch, reports its own abort as an error and skips lines it cannot parse.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
-import { errorOf, open, type Query } from './transport.ts';
+import { errorOf, open, type PlaneResponse, type Query } from './transport.ts';
 import type { KubeObject, WatchEvent, WatchEventType, WatchHandle } from './types.ts';
 
 export type WatchListener<T extends KubeObject> = (...event: WatchEvent<T>) => void;
@@ -33,7 +32,7 @@ export async function openWatch<T extends KubeObject>(
   onEvent: WatchListener<T>,
   done: (err?: Error) => void,
 ): Promise<WatchHandle> {
-  let response: IncomingMessage | undefined;
+  let response: PlaneResponse | undefined;
   let finished = false;
   const finish = (err?: Error): void => {
     if (finished) return;

@@ -16,7 +16,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { registerInProcess } from '../client/in-process.ts';
-import { portConnector } from '../client/message-port-socket.ts';
+import { portClient } from '../client/message-port-socket.ts';
 import { serveEndpoints } from '../runtime/endpoints.ts';
 import { rootLogger } from '../runtime/logging.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
@@ -37,7 +37,10 @@ const metrics = new RuntimeMetrics(new Registry());
 // Every set's clients in this thread report their requests' latency here (served with the engine's).
 metrics.observeClientRequests();
 // The sets' kubeconfigs name the server's in-process origin: each connection is a MessagePort.
-if (data.connections) registerInProcess(data.connections.origin, portConnector(data.connections.acceptor));
+if (data.connections) {
+  const client = portClient(data.connections.acceptor);
+  registerInProcess(data.connections.origin, client.connect, client.request);
+}
 
 const running = new Map<string, RunningSet>();
 const started = await Promise.all(data.sets.map((set) => startControllerSet(set, log, metrics)));

@@ -1,10 +1,11 @@
 /**
  * The fleet's in-process transport: how the fleet's own clients reach its API server without a
  * file descriptor. On the server's thread a connection is an in-memory socket pair; from a
- * controller worker it is a connection over the worker's acceptor port (`workerConnections`),
- * which carries all of that worker's connections in the order written. Either way the server serves
- * it as it serves TCP (`ApiServer.acceptConnection`): plain HTTP, the bearer token checked, RBAC
- * applied.
+ * controller worker each request is an exchange (the request and its response, not encoded as
+ * HTTP) over the worker's acceptor port (`workerConnections`), which carries all of that worker's
+ * exchanges and connections in the order written. Either way the server serves it with the
+ * handler that serves TCP (`ApiServer.acceptConnection`, `acceptExchange`): the bearer token
+ * checked, RBAC applied.
  *
  * Guarantees: after `serveInProcess(server)`, `inProcessUrl(server, plane)` names the plane
  * under the server's in-process origin (`http://apiserver-<pid>-<n>.in-process.invalid<basePath>`),
@@ -18,7 +19,7 @@ import { MessageChannel } from 'node:worker_threads';
 import type { ApiServer } from '../apiserver/server.ts';
 import { inProcessOrigin, registerInProcess } from '../client/in-process.ts';
 import { socketPair } from '../client/in-process-socket.ts';
-import { acceptPorts } from '../client/message-port-socket.ts';
+import { acceptPorts, DEFAULT_PACING } from '../client/message-port-socket.ts';
 
 /** What a worker needs to reach the server: its origin, and the port that carries new connections. */
 export interface WorkerConnections {
@@ -54,14 +55,19 @@ export function inProcessUrl(server: ApiServer, plane: string): string | undefin
 }
 
 /**
- * A new acceptor channel for one worker: connections the worker opens through the returned
- * `acceptor` (to be transferred to it) are served by `server` on this thread.
+ * A new acceptor channel for one worker: connections and exchanges the worker opens through the
+ * returned `acceptor` (to be transferred to it) are served by `server` on this thread.
  */
 export function workerConnections(server: ApiServer): WorkerConnections {
   const origin = origins.get(server);
   if (!origin) throw new Error('the API server is not served in process: call serveInProcess first');
   const { port1, port2 } = new MessageChannel();
-  acceptPorts(port1, (socket) => server.acceptConnection(socket));
+  acceptPorts(
+    port1,
+    (socket) => server.acceptConnection(socket),
+    DEFAULT_PACING,
+    (request, reply) => server.acceptExchange(request, reply),
+  );
   // The server's own listeners keep this thread alive, not a worker's acceptor.
   port1.unref();
   return { origin, acceptor: port2 };

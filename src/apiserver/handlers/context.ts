@@ -2,13 +2,13 @@
  * What every resource handler receives: the plane, the resolved resource type, the target
  * (namespace, name, subresource) and the request itself.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerReply, ServerRequest } from '../http/exchange.ts';
 import type { Plane } from '../plane.ts';
 import type { ResourceType } from '../resources/resource-type.ts';
 
 export interface ResourceRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
+  req: ServerRequest;
+  res: ServerReply;
   plane: Plane;
   type: ResourceType;
   namespace?: string;

@@ -5,7 +5,7 @@
  * compact with `Content-Type: application/json`; every error leaves as a v1 Status carrying its
  * HTTP code; admission warnings leave as `Warning: 299 - "<text>"` headers.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerReply, ServerRequest } from './exchange.ts';
 import { parse as parseYaml } from 'yaml';
 import { knownEncoding } from '../encoding/presented-json.ts';
 import { isProtobuf, decodeProtobufObject } from '../encoding/protobuf.ts';
@@ -15,7 +15,7 @@ import { isPlainObject } from '../objects.ts';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
+export async function readBody(req: ServerRequest): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > MAX_BODY_BYTES) {
     req.resume();
@@ -83,7 +83,7 @@ export function decodeObjectBody(body: Buffer, contentType: string | undefined):
 }
 
 export function writeJson(
-  res: ServerResponse,
+  res: ServerReply,
   code: number,
   value: unknown,
   headers: Record<string, string | string[]> = {},
@@ -98,7 +98,7 @@ export function writeJson(
   res.end(payload);
 }
 
-export function writeError(res: ServerResponse, err: unknown): ApiError {
+export function writeError(res: ServerReply, err: unknown): ApiError {
   const error = asApiError(err);
   if (res.headersSent) {
     res.destroy();

@@ -12,14 +12,14 @@
  * Caveat: headers are not held (`writeHead` sends nothing by itself; a watch flushes its 200
  * headers, which say nothing about any write).
  */
-import type { ServerResponse } from 'node:http';
+import type { ServerReply } from '../http/exchange.ts';
 import type { RevisionLog } from './revision-log.ts';
 
 type Chunk = () => void;
 
-export function holdUntilDurable(res: ServerResponse, log: RevisionLog): void {
+export function holdUntilDurable(res: ServerReply, log: RevisionLog): void {
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  const end = res.end.bind(res) as (...args: unknown[]) => unknown;
   let held: Chunk[] = [];
   let waiting = false;
 
@@ -46,13 +46,13 @@ export function holdUntilDurable(res: ServerResponse, log: RevisionLog): void {
     return true;
   };
 
-  res.write = ((...args: unknown[]) => {
+  res.write = (...args: unknown[]) => {
     let result = true;
     if (!pass(() => (result = write(...args)))) return result;
     return true;
-  }) as ServerResponse['write'];
-  res.end = ((...args: unknown[]) => {
+  };
+  res.end = (...args: unknown[]) => {
     pass(() => end(...args));
     return res;
-  }) as ServerResponse['end'];
+  };
 }
