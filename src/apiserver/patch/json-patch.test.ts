@@ -137,6 +137,44 @@ describe('json patch', () => {
       assert.deepEqual(target, widget());
       assert.deepEqual(patch[0].value, { nested: [1] });
     });
+
+    it('shares with the target what the patch did not change, and copies what it changed on the way', () => {
+      const target = widget();
+      const result = applyJsonPatch(target, [
+        { op: 'test', path: '/metadata/labels', value: { app: 'shop' } },
+        { op: 'add', path: '/metadata/labels/tier', value: 'web' },
+      ]) as ReturnType<typeof widget>;
+      assert.equal(result.spec, target.spec);
+      assert.notEqual(result.metadata, target.metadata);
+      assert.notEqual(result.metadata.labels, target.metadata.labels);
+      assert.deepEqual(result.metadata.labels, { app: 'shop', tier: 'web' });
+      assert.deepEqual(target, widget());
+    });
+
+    it('changes no input when a later operation writes under a value an earlier one moved or added', () => {
+      const deepFreeze = <T>(value: T): T => {
+        if (typeof value === 'object' && value !== null) Object.values(value).forEach(deepFreeze);
+        return Object.freeze(value);
+      };
+      // Frozen: any write to the target or the patch throws.
+      const target = deepFreeze(widget());
+      const patch = deepFreeze([
+        { op: 'move', from: '/spec/ports', path: '/ports' },
+        { op: 'add', path: '/ports/-', value: 8080 },
+        { op: 'add', path: '/extra', value: { nested: { a: 1 } } },
+        { op: 'add', path: '/extra/nested/b', value: 2 },
+        { op: 'copy', from: '/metadata/labels', path: '/spec/labels' },
+        { op: 'remove', path: '/spec/labels/app' },
+      ]);
+      const result = applyJsonPatch(target, patch, 1024 * 1024);
+      assert.deepEqual(result, {
+        ...widget(),
+        spec: { color: 'red', labels: {} },
+        ports: [80, 443, 8080],
+        extra: { nested: { a: 1, b: 2 } },
+      });
+      assert.deepEqual(target, widget());
+    });
   });
 
   describe('operations that do not apply are 422 Invalid with the patch error', () => {

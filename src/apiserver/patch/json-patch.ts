@@ -3,9 +3,12 @@
  * each addressing the document with a JSON pointer (RFC 6901: `~1` is `/`, `~0` is `~`, and `-`
  * names the slot past an array's end).
  *
- * Guarantees: atomic — the operations run on a private copy, so when one fails the input is left
- * as it was and nothing is returned; inputs are never mutated and the result shares no values with
- * them. The whole patch is decoded before any operation runs: a patch that is not a list of
+ * Guarantees: atomic — inputs are never mutated, so when an operation fails the input is as it
+ * was and nothing is returned. Copy-on-write: the first change under a container copies it (and
+ * each container on the way to it) once; the result shares with the target every value the patch
+ * left unchanged — so a patch of `metadata` hands the stored `spec` and `status` on as the very
+ * objects admission already found clean (admission/admitted-subtrees.ts) — and shares nothing with
+ * the patch (its values are copied in). The whole patch is decoded before any operation runs: a patch that is not a list of
  * operations, an unknown op, or a missing or malformed `path`/`from`/`value` is 400; more than
  * 10000 operations is 413. An operation that does not apply is 422 Invalid, worded as the
  * evanphx/json-patch library the real server uses words it (the message is the patch error).
@@ -82,16 +85,25 @@ const failures = {
 export function applyJsonPatch(target: unknown, patch: unknown, maxBytes = Infinity): unknown {
   const operations = decodePatch(patch);
   // The document lives in a holder so that the empty pointer, too, names a slot in a container.
-  const holder: JsonObject = { document: clone(target) };
-  const budget = { left: maxBytes === Infinity ? Infinity : maxBytes - encodedSize(target), maxBytes };
-  for (const operation of operations) apply(holder, operation, budget);
+  const holder: JsonObject = { document: target };
+  const document: Document = { holder, owned: new Set([holder]) };
+  // Measured only when a copy needs it: most patches have none, and the target may be large.
+  const budget = { left: undefined, maxBytes, target };
+  for (const operation of operations) apply(document, operation, budget);
   return holder.document;
 }
 
+/** The document being patched: its holder, and the containers this patch has copied (its own). */
+interface Document {
+  holder: JsonObject;
+  owned: Set<object>;
+}
+
 interface CopyBudget {
-  /** Bytes copies may still add. */
-  left: number;
+  /** Bytes copies may still add; undefined until the first copy. */
+  left: number | undefined;
   maxBytes: number;
+  target: unknown;
 }
 
 function decodePatch(patch: unknown): Operation[] {
@@ -127,9 +139,12 @@ function pointerField(operation: JsonObject, op: string, field: 'path' | 'from')
   return { text, tokens: tokens.map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~')) };
 }
 
-function apply(holder: JsonObject, operation: Operation, budget: CopyBudget): void {
+function apply(document: Document, operation: Operation, budget: CopyBudget): void {
   const path = operation.path.text;
-  const at = locate(holder, operation.path);
+  const at =
+    operation.op === 'test' || operation.op === 'move' || operation.op === 'copy'
+      ? locate(document.holder, operation.path)
+      : locateToChange(document, operation.path);
   switch (operation.op) {
     case 'add':
       if (!at) throw rejected(failures.addMissingPath(path));
@@ -163,29 +178,30 @@ function apply(holder: JsonObject, operation: Operation, budget: CopyBudget): vo
       return;
     }
     case 'move':
-      return move(holder, operation.from, operation.path);
+      return move(document, operation.from, operation.path);
     case 'copy':
-      return copy(holder, operation.from, operation.path, budget);
+      return copy(document, operation.from, operation.path, budget);
   }
 }
 
-function move(holder: JsonObject, from: Pointer, path: Pointer): void {
-  const source = locate(holder, from);
+function move(document: Document, from: Pointer, path: Pointer): void {
+  const source = locate(document.holder, from);
   const value = source && valueAt(source);
   if (!source || value === undefined) throw rejected(failures.missingFrom('move', from.text));
-  remove(source);
-  const destination = locate(holder, path);
+  remove(locateToChange(document, from)!);
+  const destination = locateToChange(document, path);
   if (!destination) throw rejected(failures.missingDestination('move', path.text));
   if (!insert(destination, value)) throw rejected(failures.moveInvalidIndex(path.text, destination.token));
 }
 
-function copy(holder: JsonObject, from: Pointer, path: Pointer, budget: CopyBudget): void {
-  const source = locate(holder, from);
+function copy(document: Document, from: Pointer, path: Pointer, budget: CopyBudget): void {
+  const source = locate(document.holder, from);
   const value = source && valueAt(source);
   if (!source || value === undefined) throw rejected(failures.missingFrom('copy', from.text));
-  const destination = locate(holder, path);
+  const destination = locateToChange(document, path);
   if (!destination) throw rejected(failures.missingDestination('copy', path.text));
-  if (budget.left !== Infinity) {
+  if (budget.maxBytes !== Infinity) {
+    budget.left ??= budget.maxBytes - encodedSize(budget.target);
     budget.left -= encodedSize(value);
     if (budget.left < 0) throw copyTooLarge(budget.maxBytes);
   }
@@ -219,6 +235,34 @@ function locate(holder: JsonObject, pointer: Pointer): Location | undefined {
     at = { container: next, token };
   }
   return at;
+}
+
+/**
+ * The location a pointer names, as `locate`, with every container on the way there this patch's
+ * own: one still shared with the target (or the patch) is copied, once, and put in its parent's
+ * place, so that what the operation changes there changes no input.
+ */
+function locateToChange(document: Document, pointer: Pointer): Location | undefined {
+  let at: Location = { container: document.holder, token: 'document' };
+  for (const token of pointer.tokens) {
+    const found = valueAt(at);
+    if (!isPlainObject(found) && !Array.isArray(found)) return undefined;
+    let next: JsonObject | unknown[] = found;
+    if (!document.owned.has(next)) {
+      next = Array.isArray(next) ? [...next] : copyObject(next);
+      document.owned.add(next);
+      replace(at, next);
+    }
+    at = { container: next, token };
+  }
+  return at;
+}
+
+/** A shallow copy, every field written as data (a field named `__proto__` included). */
+function copyObject(object: JsonObject): JsonObject {
+  const copied: JsonObject = {};
+  for (const key of Object.keys(object)) setField(copied, key, object[key]);
+  return copied;
 }
 
 /** An array index token as RFC 6901 allows it: digits without a leading zero. */
