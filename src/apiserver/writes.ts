@@ -97,6 +97,27 @@ export function getObject(
   return object;
 }
 
+/**
+ * Runs a write's checks (validation, admission); when they refuse it, an object over the size
+ * limit is refused for its size instead (413), as a server that measured it first would refuse
+ * it. A write they accept is measured after admission anyway (its defaults count), so measuring
+ * before them too would encode every write twice for the same answer.
+ */
+function tooLargeFirst<T>(
+  type: ResourceType,
+  name: string,
+  object: KubeObject,
+  limit: number,
+  checks: () => T,
+): T {
+  try {
+    return checks();
+  } catch (err) {
+    checkObjectSize(type.kind, name, object, limit);
+    throw err;
+  }
+}
+
 function refuseIfInvalid(type: ResourceType, name: string, errors: FieldError[]): void {
   if (errors.length > 0) throw invalid(type.kind, type.group, name, errors);
 }
@@ -272,18 +293,21 @@ export function createObject(
   if (!type.hasGeneration) delete object.metadata.generation;
   if (type.statusSubresource) delete object.status;
   if (type.prepareForCreate) object = type.prepareForCreate(object);
-  checkObjectSize(type.kind, name, object, plane.maxObjectBytes);
-  refuseIfInvalid(type, name, [
-    ...validateName(name, type.nameRule),
-    ...validateObjectMeta(object.metadata, type.nameRule),
-    ...validateBuiltinKind(type, object),
-    ...(type.validate?.(object, {}) ?? []),
-  ]);
   const key = objectKey(meta.namespace, name);
-  // Admission before the existence check, as Kubernetes validates before it reaches storage: an
-  // allocation hook may refuse a duplicate with its own cause.
-  const admitted = admit(plane, 'CREATE', type, object, undefined, options);
-  if (plane.log.get(type.storage, key)) throw alreadyExists(resourceRef(type), name);
+  const built = object;
+  const admitted = tooLargeFirst(type, name, built, plane.maxObjectBytes, () => {
+    refuseIfInvalid(type, name, [
+      ...validateName(name, type.nameRule),
+      ...validateObjectMeta(built.metadata, type.nameRule),
+      ...validateBuiltinKind(type, built),
+      ...(type.validate?.(built, {}) ?? []),
+    ]);
+    // Admission before the existence check, as Kubernetes validates before it reaches storage: an
+    // allocation hook may refuse a duplicate with its own cause.
+    const result = admit(plane, 'CREATE', type, built, undefined, options);
+    if (plane.log.get(type.storage, key)) throw alreadyExists(resourceRef(type), name);
+    return result;
+  });
   object = { ...admitted.object, metadata: compactMetadata(admitted.object.metadata) };
   const size = checkObjectSize(type.kind, name, object, plane.maxObjectBytes);
   if (options.dryRun) return object;
@@ -360,14 +384,16 @@ export function updateObject(
       ]);
     }
   }
-  checkObjectSize(type.kind, name, next, plane.maxObjectBytes);
-  if (type.prepareForUpdate) next = type.prepareForUpdate(next, old);
-  refuseIfInvalid(type, name, [
-    ...validateObjectMeta(next.metadata, type.nameRule),
-    ...validateBuiltinKind(type, next, old),
-    ...(type.validate?.(next, { old, subresource: options.subresource }) ?? []),
-  ]);
-  const admitted = admit(plane, 'UPDATE', type, next, old, options);
+  const merged = next;
+  const admitted = tooLargeFirst(type, name, merged, plane.maxObjectBytes, () => {
+    const prepared = type.prepareForUpdate ? type.prepareForUpdate(merged, old) : merged;
+    refuseIfInvalid(type, name, [
+      ...validateObjectMeta(prepared.metadata, type.nameRule),
+      ...validateBuiltinKind(type, prepared, old),
+      ...(type.validate?.(prepared, { old, subresource: options.subresource }) ?? []),
+    ]);
+    return admit(plane, 'UPDATE', type, prepared, old, options);
+  });
   next = admitted.object;
   if (
     type.hasGeneration &&
