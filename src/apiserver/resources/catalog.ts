@@ -6,6 +6,7 @@
  * its kind is served (or no longer served) and discovery and OpenAPI reflect it. `revision`
  * changes whenever the set of served types changes, so documents derived from it can be cached.
  */
+import type { KubeObject } from '../objects.ts';
 import type { RevisionLog } from '../storage/revision-log.ts';
 import { builtinTypes } from './builtins.ts';
 import { CRD_GROUP, isEstablished, typesOfCrd } from './crd.ts';
@@ -17,6 +18,19 @@ export interface GroupVersions {
   group: string;
   /** Served versions, the preferred (storage) one first. */
   versions: string[];
+}
+
+/**
+ * The types of each stored CRD, by the stored object: a stored object never changes, so its
+ * types are made once, not again at every rebuild (each CRD a plane installs rebuilds the catalog
+ * from all of them).
+ */
+const typesByCrd = new WeakMap<KubeObject, ResourceType[]>();
+
+function typesOf(crd: KubeObject): ResourceType[] {
+  let types = typesByCrd.get(crd);
+  if (!types) typesByCrd.set(crd, (types = typesOfCrd(crd)));
+  return types;
 }
 
 export class Catalog {
@@ -71,7 +85,7 @@ export class Catalog {
     const custom = this.log
       .list(CRD_STORAGE)
       .filter(isEstablished)
-      .flatMap((crd) => typesOfCrd(crd));
+      .flatMap((crd) => typesOf(crd));
     const next = [
       ...builtinTypes,
       ...custom.filter((t) => !builtinTypes.some((b) => b.storage === t.storage)),
