@@ -31,6 +31,17 @@ function nextServed(): { serve: ExchangeHandler; served: Promise<[ServedRequest,
   return { serve: (request, reply) => resolve([request, reply]), served };
 }
 
+/** A GET whose response the server has begun (status and headers sent) and not ended: a watch's shape. */
+async function streaming(): Promise<{ reply: ServedReply; response: ClientExchange; close: () => void }> {
+  const { serve, served } = nextServed();
+  const { client, close } = linked(serve);
+  const exchange = client.request({ method: 'GET', url: '/watch', headers: {} }, undefined);
+  const [, reply] = await served;
+  reply.writeHead(200, {});
+  reply.flushHeaders();
+  return { reply, response: await exchange.response, close };
+}
+
 describe('exchanges over a link', () => {
   it('carries the method, path, headers and body to the server, and its status, headers and body back', async () => {
     const { serve, served } = nextServed();
@@ -70,13 +81,7 @@ describe('exchanges over a link', () => {
   });
 
   it('streams a response as it is written, before it ends', async () => {
-    const { serve, served } = nextServed();
-    const { client, close } = linked(serve);
-    const exchange = client.request({ method: 'GET', url: '/watch', headers: {} }, undefined);
-    const [, reply] = await served;
-    reply.writeHead(200, {});
-    reply.flushHeaders();
-    const response = await exchange.response;
+    const { reply, response, close } = await streaming();
     reply.write('one\n');
     const [first] = (await once(response, 'data')) as [Buffer];
     assert.equal(first.toString(), 'one\n');
@@ -110,13 +115,7 @@ describe('exchanges over a link', () => {
   });
 
   it('tells the server when the client closes first: the reply closes, and what it writes goes nowhere', async () => {
-    const { serve, served } = nextServed();
-    const { client, close } = linked(serve);
-    const exchange = client.request({ method: 'GET', url: '/watch', headers: {} }, undefined);
-    const [, reply] = await served;
-    reply.writeHead(200, {});
-    reply.flushHeaders();
-    const response = await exchange.response;
+    const { reply, response, close } = await streaming();
     const closed = once(reply, 'close');
     response.destroy();
     await closed;
@@ -170,15 +169,10 @@ describe('exchanges over a link', () => {
   });
 
   it('counts what the client has not read yet in the reply, until it reads', async () => {
-    const { serve, served } = nextServed();
-    const { client, close } = linked(serve);
-    const exchange = client.request({ method: 'GET', url: '/watch', headers: {} }, undefined);
-    const [, reply] = await served;
-    reply.writeHead(200, {});
+    const { reply, response, close } = await streaming();
     const chunk = Buffer.alloc(64 * 1024, 'x');
     let accepted = true;
     for (let i = 0; i < (2 * WINDOW) / chunk.length; i++) accepted = reply.write(chunk);
-    const response = await exchange.response;
     // Nothing read yet: everything written is pending, and the reply says the window is full.
     assert.equal(accepted, false);
     for (let i = 0; i < 5; i++) await nextTurn();
