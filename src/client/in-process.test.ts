@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import { inProcessAgent, inProcessMessages, inProcessOrigin, registerInProcess } from './in-process.ts';
 import { socketPair } from './in-process-socket.ts';
-import { acceptPorts, portConnector } from './message-port-socket.ts';
+import { acceptPorts, portClient } from './message-port-socket.ts';
 import { open } from './transport.ts';
 import { KubeConfig } from '@kubernetes/client-node';
 
@@ -47,7 +47,7 @@ const CONNECTORS = {
     const { port1, port2 } = new MessageChannel();
     acceptPorts(port1, accept);
     port1.unref();
-    return portConnector(port2);
+    return portClient(port2).connect;
   },
 };
 

@@ -69,7 +69,6 @@ export class ClientExchange extends Readable implements LinkEnd {
   constructor(
     private readonly link: Link,
     readonly id: number,
-    readonly method: string,
   ) {
     super();
     this.response = new Promise((resolve, reject) => (this.answer = { resolve, reject }));

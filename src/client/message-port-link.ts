@@ -181,9 +181,7 @@ export class Link {
     this.heads.push(head);
     const size = body?.length ?? 0;
     this.frames.push(kind, id, this.size, size);
-    if (body && size > 0) this.chunks.push(body);
-    this.size += size;
-    this.queued();
+    this.carry(body ? [body] : [], size);
   }
 
   private frame(kind: number, id: number, a = 0, b = 0): void {
@@ -199,6 +197,11 @@ export class Link {
     if (last >= 0 && this.frames[last] === DATA && this.frames[last + 1] === id)
       this.frames[last + 3] += size;
     else this.frames.push(DATA, id, this.size, size);
+    this.carry(chunks, size);
+  }
+
+  /** Adds the bytes the frame just queued points at to the batch, and schedules its post. */
+  private carry(chunks: Buffer[], size: number): void {
     for (const chunk of chunks) this.chunks.push(chunk);
     this.size += size;
     this.queued();

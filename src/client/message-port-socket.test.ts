@@ -7,7 +7,7 @@ import {
   acceptPorts,
   DEFAULT_PACING,
   MessagePortSocket,
-  portConnector,
+  portClient,
   WINDOW,
   type Pacing,
 } from './message-port-socket.ts';
@@ -25,7 +25,7 @@ async function connected(
 ): Promise<[MessagePortSocket, MessagePortSocket]> {
   const { port1, port2 } = new MessageChannel();
   const accepted = new Promise<MessagePortSocket>((resolve) => acceptPorts(port1, resolve, accepting));
-  const a = portConnector(port2, connecting)();
+  const a = portClient(port2, connecting).connect();
   return [a, await accepted];
 }
 
@@ -190,7 +190,7 @@ describe('connections through an acceptor port', () => {
         socket.end(`echo ${chunk}`);
       });
     });
-    const connect = portConnector(port2);
+    const { connect } = portClient(port2);
     const answers = await Promise.all(
       Array.from({ length: 100 }, async (_, i) => {
         const socket = connect();
@@ -217,7 +217,7 @@ describe('connections through an acceptor port', () => {
       accepted++;
       socket.on('data', (chunk: Buffer) => read.push(chunk.toString()));
     });
-    const connect = portConnector(port2);
+    const { connect } = portClient(port2);
     const sockets = Array.from({ length: 5 }, () => connect());
     while (accepted < 5) await new Promise((resolve) => setImmediate(resolve));
     const order = [4, 1, 3, 0, 2, 4, 0];

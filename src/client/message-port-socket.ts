@@ -1,7 +1,7 @@
 /**
  * In-process sockets across threads: Duplex streams carried over one MessagePort between two
  * threads (a link), so that clients in a worker thread reach an HTTP server on another thread of
- * the same process without a file descriptor or a system call. `portConnector` opens connections
+ * the same process without a file descriptor or a system call. `portClient` opens connections
  * from the client's thread through an acceptor port; `acceptPorts` serves them on the server's.
  *
  * Guarantees (besides in-process-socket.ts's):
@@ -189,14 +189,8 @@ export function portClient(acceptor: MessagePort, pacing = DEFAULT_PACING): Port
   const link = new Link(acceptor, pacing);
   return {
     connect: () => link.open(new MessagePortSocket(link, link.newId())),
-    request: (head, body) => link.request(new ClientExchange(link, link.newId(), head.method), head, body),
+    request: (head, body) => link.request(new ClientExchange(link, link.newId()), head, body),
   };
-}
-
-/** Connections only (see `portClient`). */
-export function portConnector(acceptor: MessagePort, pacing = DEFAULT_PACING): () => MessagePortSocket {
-  const client = portClient(acceptor, pacing);
-  return () => client.connect();
 }
 
 /**

@@ -185,10 +185,10 @@ function apply(document: Document, operation: Operation, budget: CopyBudget): vo
 }
 
 function move(document: Document, from: Pointer, path: Pointer): void {
-  const source = locate(document.holder, from);
+  const source = locateToChange(document, from);
   const value = source && valueAt(source);
   if (!source || value === undefined) throw rejected(failures.missingFrom('move', from.text));
-  remove(locateToChange(document, from)!);
+  remove(source);
   const destination = locateToChange(document, path);
   if (!destination) throw rejected(failures.missingDestination('move', path.text));
   if (!insert(destination, value)) throw rejected(failures.moveInvalidIndex(path.text, destination.token));
