@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually, startTestServer, type TestServer } from '../../test/support/apiserver.ts';
+import { retainedBy } from '../../test/support/retained.ts';
 import { AlreadyExistsError, ConflictError, InvalidError } from './errors.ts';
 import { resourceClient } from './resource-client.ts';
 import type { KubeObject, ResourceClient, ResourceId } from './types.ts';
@@ -99,6 +100,27 @@ describe('resource client', () => {
 
     assert.equal(await cms.delete('crud', 'default'), true);
     assert.equal(await cms.get('crud', 'default'), undefined);
+  });
+
+  it('keeps one copy of a value a list repeats, for the caches that hold its items', async () => {
+    // 100 ConfigMaps × 40 keys: 4,000 values of 900 characters are 3.6 MB when each is a copy.
+    const listed = async (value: string) => {
+      for (let i = 0; i < 100; i++) {
+        const data = Object.fromEntries(Array.from({ length: 40 }, (_, k) => [`k${k}`, value]));
+        const labels = { value: String(value.length) };
+        await cms.create({
+          metadata: { name: `repeat-${value.length}-${i}`, namespace: 'beta', labels },
+          data,
+        });
+      }
+      return cms.list({ namespace: 'beta', labelSelector: `value=${value.length}` });
+    };
+    const short = await retainedBy(() => listed('v'));
+    const long = await retainedBy(() => listed('v'.repeat(900)));
+    assert.ok(
+      long - short < 1_000_000,
+      `900-character values retained ${long - short} bytes more than 1-character ones`,
+    );
   });
 
   it('reads a missing object as undefined', async () => {

@@ -6,7 +6,8 @@
  * a request path is appended to the path of the cluster's server URL, as client-go does, so a
  * plane served under a prefix (`https://host:port/planes/hub`) is addressed like a cluster at
  * the root. `send` resolves with the parsed body of a 2xx response and rejects every other
- * status with the typed error of its Status body (errors.ts).
+ * status with the typed error of its Status body (errors.ts). A parsed body's repeated strings
+ * are interned (interned-strings.ts), so the objects a cache keeps share their values.
  * Connections are kept alive and reused: client-node builds a new agent per call, so this module
  * keeps one keep-alive agent per distinct TLS identity (server trust, client certificate,
  * verification) and uses it instead, except behind a proxy, where client-node's proxy agent is
@@ -19,6 +20,7 @@
  * Caveat: requests have no timeout of their own, like client-node's, so a hung server hangs them.
  */
 import { userAgent } from './user-agent.ts';
+import { internStrings } from '../apis/common/interned-strings.ts';
 import type { KubeConfig } from '@kubernetes/client-node';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -181,7 +183,7 @@ async function readBody(response: PlaneResponse): Promise<unknown> {
   const text = Buffer.concat(chunks).toString('utf8');
   if (text === '') return undefined;
   try {
-    return JSON.parse(text);
+    return internStrings(JSON.parse(text));
   } catch {
     return text;
   }

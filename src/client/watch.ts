@@ -6,7 +6,8 @@
  *   watcher before answering (kube-apiserver, the embedded one) then reports every later write —
  *   and never rejects: every outcome, a refused or failed connection included, goes to `done`,
  *   which is called exactly once;
- * - each line of the stream is one event; ERROR events are delivered like any other (a too-old
+ * - each line of the stream is one event, its object's repeated strings interned
+ *   (interned-strings.ts); ERROR events are delivered like any other (a too-old
  *   resourceVersion usually arrives as an ERROR event carrying a 410 Status, then a clean end);
  * - `done()` after a clean end of the stream or after `abort()`; `done(err)` with the typed
  *   StatusError of a non-200 answer (410 → GoneError), the network error of a broken
@@ -19,6 +20,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createInterface } from 'node:readline';
 import { errorOf, open, type PlaneResponse, type Query } from './transport.ts';
+import { internStrings } from '../apis/common/interned-strings.ts';
 import type { KubeObject, WatchEvent, WatchEventType, WatchHandle } from './types.ts';
 
 export type WatchListener<T extends KubeObject> = (...event: WatchEvent<T>) => void;
@@ -69,7 +71,7 @@ export async function openWatch<T extends KubeObject>(
     }
     try {
       // The server sends objects of the kind watched, a Status on ERROR.
-      onEvent(...([event.type, event.object] as WatchEvent<T>));
+      onEvent(...([event.type, internStrings(event.object)] as WatchEvent<T>));
     } catch (err) {
       finish(err as Error);
     }

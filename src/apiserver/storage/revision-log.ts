@@ -10,6 +10,8 @@
  *   storage transaction), and listeners hear of them only once all are applied;
  * - the last `historyLimit` events are kept, so a watch can resume strictly after any revision
  *   not older than the window; older resume points are refused (`Expired`, 410);
+ * - a stored object's repeated strings are interned (interned-strings.ts): the objects of every
+ *   plane in the thread, and their history, share one copy of each value they repeat;
  * - the window also holds at most `historyBytes` of encoded objects (each event counts its object
  *   and its previous state), so large objects shorten it instead of growing memory and disk; a
  *   durable backend loads only that window and compacts what lies before it.
@@ -34,6 +36,7 @@
  * Caveat: the log is synchronous on purpose. Node runs one request at a time between awaits, so
  * a read-check-write sequence in a handler is atomic as long as it does not await in between.
  */
+import { internStrings } from '../../apis/common/interned-strings.ts';
 import { tooOldResourceVersion } from '../errors.ts';
 import { encodedSize } from '../limits.ts';
 import type { KubeObject } from '../objects.ts';
@@ -297,6 +300,7 @@ export class RevisionLog {
   }
 
   private apply(event: StoredEvent): void {
+    internStrings(event.object);
     let all = this.objects.get(event.resource);
     if (!all) this.objects.set(event.resource, (all = new Map<string, KubeObject>()));
     if (event.type === 'DELETED') all.delete(event.key);

@@ -1,0 +1,69 @@
+/**
+ * One instance of each repeated string in decoded API objects.
+ *
+ * `JSON.parse` makes a new string for every value it reads (V8 shares keys, not values), and the
+ * objects a fleet holds repeat most of their values: apiVersion and kind, condition types,
+ * reasons and messages, finalizers, label and annotation values, defaulted timestamps. In heap
+ * snapshots of a 3,000-binding fleet, copies of strings already held elsewhere were 70 % of the
+ * string bytes on the API server's thread and 75 % on the controllers' (86 and 95 MiB).
+ * `internStrings` replaces each string in a decoded object, in place, by the instance a table
+ * already holds; a stored object or a cached one then shares its values with its peers.
+ *
+ * Guarantees:
+ * - the value is unchanged: each string is replaced by an equal one, so it encodes, compares and
+ *   reads exactly as before; object identity is kept (callers may key caches by it);
+ * - frozen objects and arrays are left as they are, with what they hold (they are shared
+ *   already, and cannot be written); a `__proto__` key is never assigned to;
+ * - the table is bounded: at most `TABLE_ENTRIES` strings of at most `MAX_LENGTH` characters
+ *   each. When it is full it starts over, so strings seen once (names, uids, resourceVersions)
+ *   leave, and a value that repeats is back in the table at its next use.
+ *
+ * Caveat: the table is per thread (module state); each thread's objects share within it.
+ */
+
+/** Strings longer than this are left alone: long values rarely repeat and cost a hash to look up. */
+export const MAX_LENGTH = 1024;
+/** How many strings the table holds before it starts over. */
+export const TABLE_ENTRIES = 32_768;
+
+const table = new Map<string, string>();
+
+/** The table's instance of `value`, which becomes the instance when the table has none. */
+export function internString(value: string): string {
+  if (value.length > MAX_LENGTH) return value;
+  const held = table.get(value);
+  if (held !== undefined) return held;
+  if (table.size >= TABLE_ENTRIES) table.clear();
+  table.set(value, value);
+  return value;
+}
+
+/** How many strings the table holds now. */
+export function heldStrings(): number {
+  return table.size;
+}
+
+/** Replaces, in place, every string in `value` (a decoded JSON value) by its interned instance. */
+export function internStrings<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) internWithin(value);
+  return value;
+}
+
+function internWithin(container: object): void {
+  if (Object.isFrozen(container)) return;
+  if (Array.isArray(container)) {
+    for (let i = 0; i < container.length; i++) {
+      const item: unknown = container[i];
+      if (typeof item === 'string') container[i] = internString(item);
+      else if (typeof item === 'object' && item !== null) internWithin(item);
+    }
+    return;
+  }
+  const record = container as Record<string, unknown>;
+  for (const key in record) {
+    if (key === '__proto__') continue;
+    const item = record[key];
+    if (typeof item === 'string') record[key] = internString(item);
+    else if (typeof item === 'object' && item !== null) internWithin(item);
+  }
+}
