@@ -16,12 +16,14 @@
  * naming the file instead of being replaced, because replacing it silently would invalidate every
  * kubeconfig already written. The CA itself is never renewed.
  *
- * Keys come from Node's crypto (native and fast); node-forge only builds and signs the X.509.
+ * Keys come from Node's crypto (native, on the thread pool: the CA's and the serving key are made
+ * side by side when both are new); node-forge only builds and signs the X.509.
  */
-import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { createPrivateKey, generateKeyPair, randomBytes, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isIP, isIPv6 } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import forge from 'node-forge';
 import { writeFileAtomic } from './atomic-file.ts';
 
@@ -56,6 +58,8 @@ export const unusableCa = (file: string, problem: string, pkiDir: string): strin
   `${file} ${problem}. Every kubeconfig this server wrote trusts that CA, so it is not replaced ` +
   `silently: remove ${pkiDir} to generate a new one, then rewrite the kubeconfigs.`;
 
+const generateRsaKeyPair = promisify(generateKeyPair);
+
 interface KeyedCertificate {
   certPem: string;
   keyPem: string;
@@ -72,16 +76,17 @@ export async function loadOrCreateCertificates(
 ): Promise<ServingCertificates> {
   const wanted = servingHosts(hosts);
   if (dataDir === undefined) {
-    const ca = createCa(now());
-    return bundle(ca, issueServing(ca, wanted, now()));
+    const [caKeys, servingKeys] = await Promise.all([newKeyPair(), newKeyPair()]);
+    const ca = createCa(caKeys, now());
+    return bundle(ca, issueServing(ca, servingKeys, wanted, now()));
   }
   const pkiDir = join(dataDir, PKI_DIR);
-  const ca = (await loadCa(pkiDir, now())) ?? (await storeCa(pkiDir, createCa(now())));
+  const ca = (await loadCa(pkiDir, now())) ?? (await storeCa(pkiDir, createCa(await newKeyPair(), now())));
   const current = await loadServing(pkiDir);
   const stored = current && inspectServing(current, ca, now());
   const servesWanted = stored?.servable === true && wanted.every((host) => stored.hosts.includes(host));
   if (current && servesWanted) return bundle(ca, current);
-  const serving = issueServing(ca, union(wanted, stored?.hosts ?? []), now());
+  const serving = issueServing(ca, await newKeyPair(), union(wanted, stored?.hosts ?? []), now());
   await storeServing(pkiDir, serving);
   return bundle(ca, serving);
 }
@@ -114,8 +119,7 @@ function union(first: string[], second: string[]): string[] {
   return [...new Set([...first, ...second])];
 }
 
-function createCa(now: number): KeyedCertificate {
-  const keyPair = newKeyPair();
+function createCa(keyPair: KeyPair, now: number): KeyedCertificate {
   const cert = newCertificate(CA_COMMON_NAME, keyPair.publicKeyPem, now, CA_VALIDITY_DAYS);
   cert.setIssuer(cert.subject.attributes);
   cert.setExtensions([
@@ -127,9 +131,13 @@ function createCa(now: number): KeyedCertificate {
   return { certPem: forge.pki.certificateToPem(cert), keyPem: keyPair.privateKeyPem };
 }
 
-function issueServing(ca: KeyedCertificate, hosts: string[], now: number): KeyedCertificate {
+function issueServing(
+  ca: KeyedCertificate,
+  keyPair: KeyPair,
+  hosts: string[],
+  now: number,
+): KeyedCertificate {
   const caCert = forge.pki.certificateFromPem(ca.certPem);
-  const keyPair = newKeyPair();
   const cert = newCertificate(SERVING_COMMON_NAME, keyPair.publicKeyPem, now, SERVING_VALIDITY_DAYS);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
@@ -158,8 +166,14 @@ function altName(host: string): AltName {
   return isIP(host) ? { type: ALT_NAME_IP, ip: host } : { type: ALT_NAME_DNS, value: host };
 }
 
-function newKeyPair(): { publicKeyPem: string; privateKeyPem: string } {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+interface KeyPair {
+  publicKeyPem: string;
+  privateKeyPem: string;
+}
+
+/** An RSA key pair, made on libuv's thread pool: two of them are made side by side, off the loop. */
+async function newKeyPair(): Promise<KeyPair> {
+  const { publicKey, privateKey } = await generateRsaKeyPair('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
