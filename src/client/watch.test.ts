@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eventually, startTestServer, type TestServer } from '../../test/support/apiserver.ts';
-import { retainedBy } from '../../test/support/retained.ts';
+import { retainedByLongerValue } from '../../test/support/retained.ts';
 import { GoneError, NotFoundError } from './errors.ts';
 import { resourceClient } from './resource-client.ts';
 import type { ResourceClient, ResourceId, WatchEventType, WatchHandle, WatchOptions } from './types.ts';
@@ -145,12 +145,8 @@ describe('watch', () => {
       recording.handle.abort();
       return recording.events;
     };
-    const short = await retainedBy(() => watched('v'));
-    const long = await retainedBy(() => watched('v'.repeat(900)));
-    assert.ok(
-      long - short < 1_000_000,
-      `900-character values retained ${long - short} bytes more than 1-character ones`,
-    );
+    const extra = await retainedByLongerValue(watched);
+    assert.ok(extra < 1_000_000, `900-character values retained ${extra} bytes more than 1-character ones`);
   });
 
   it('ends with done() and no error when aborted', async () => {

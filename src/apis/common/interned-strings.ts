@@ -55,7 +55,7 @@ function internWithin(container: object): void {
     for (let i = 0; i < container.length; i++) {
       const item: unknown = container[i];
       if (typeof item === 'string') container[i] = internString(item);
-      else if (typeof item === 'object' && item !== null) internWithin(item);
+      else internStrings(item);
     }
     return;
   }
@@ -64,6 +64,6 @@ function internWithin(container: object): void {
     if (key === '__proto__') continue;
     const item = record[key];
     if (typeof item === 'string') record[key] = internString(item);
-    else if (typeof item === 'object' && item !== null) internWithin(item);
+    else internStrings(item);
   }
 }
