@@ -29,11 +29,14 @@ import { AlreadyExistsError } from '../client/errors.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
 import type { PlaneAccess } from '../runtime/manager-context.ts';
 import { conditionTime } from '../runtime/conditions.ts';
+import { forEachConcurrently } from '../runtime/for-each-concurrently.ts';
 import { resourceIdOf } from '../runtime/resource-ids.ts';
 import type { CellConfig, FleetConfig, LocationConfig } from './config.ts';
 import { PROJECT_NAMESPACE } from './project-provisioner.ts';
 
 export const SEED_RECORD = 'netpresence-fleet';
+/** How many of the seed's creates are in flight at once. */
+const SEED_CONCURRENCY = 16;
 export const SEED_RECORD_NAMESPACE = 'kube-system';
 
 const CONFIG_MAPS: ResourceId = {
@@ -130,17 +133,24 @@ export async function isSeeded(platform: PlaneAccess): Promise<boolean> {
   return (await platform.client(CONFIG_MAPS).get(SEED_RECORD, SEED_RECORD_NAMESPACE)) !== undefined;
 }
 
-/** The platform objects and projects of the config; resolves once every Network is created. */
+/**
+ * The platform objects and projects of the config; resolves once every Network is created.
+ * Projects, and then their Networks, are written `SEED_CONCURRENCY` at a time: one after the
+ * other, each create would wait its turn behind everything the controllers ask of the same
+ * server meanwhile.
+ */
 export async function seedFleet(planes: SeedPlanes, config: FleetConfig): Promise<void> {
-  for (const location of config.locations) await seedLocation(planes.platform, location);
+  await forEachConcurrently(config.locations, SEED_CONCURRENCY, (location) =>
+    seedLocation(planes.platform, location),
+  );
   const projects = planes.platform.client<Project>(resourceIdOf(projectKind));
-  for (const project of config.projects) {
+  await forEachConcurrently(config.projects, SEED_CONCURRENCY, async (project) => {
     await createIfAbsent(projects, {
       metadata: { name: project.name },
       spec: { ownerRef: { kind: 'Organization', name: project.organization } },
     });
-  }
-  for (const project of config.projects) {
+  });
+  await forEachConcurrently(config.projects, SEED_CONCURRENCY, async (project) => {
     const plane = await planes.projectPlane(project.name);
     const networks = plane.client<Network>(resourceIdOf(networkKind));
     for (const network of project.networks) {
@@ -149,7 +159,7 @@ export async function seedFleet(planes: SeedPlanes, config: FleetConfig): Promis
         spec: { ipam: { mode: 'Auto' }, ipFamilies: network.ipFamilies, mtu: network.mtu },
       });
     }
-  }
+  });
   await planes.platform.client(CONFIG_MAPS).create({
     metadata: { name: SEED_RECORD, namespace: SEED_RECORD_NAMESPACE },
     data: { seeded: new Date().toISOString() },
