@@ -1,14 +1,15 @@
 /**
  * The fleet's controller sets as plain data, and how one is started from it: the manager, the
- * propagation engine, one `netpresence cell` per cell and the simulated data plane, each described only by the
+ * propagation engine, one `netpresence cell` per cell, the simulated data plane and the platform
+ * stand-ins that need only the API (worker-stand-ins.ts), each described only by the
  * kubeconfigs (serialised, with their tokens) of the planes it reaches, so that a description
  * crosses to a worker thread (controller-worker.ts) and the set runs there as its own identity
  * over the same real HTTP clients it uses against real clusters.
  *
  * Guarantees: a started set's `stop()` ends its leadership and closes its informers and
  * listeners (the processes' own guarantees); the manager and each cell serve `/metrics` on a
- * loopback port of their own, the engine and the data plane count into the `metrics` they are
- * given.
+ * loopback port of their own, the engine, the data plane and the stand-ins count into the
+ * `metrics` they are given.
  * Caveat: sets run on the system clock: nothing here takes a clock, as a worker cannot be handed one.
  */
 import type { Logger } from 'pino';
@@ -20,6 +21,7 @@ import { systemClock } from '../runtime/clock.ts';
 import type { RuntimeMetrics } from '../runtime/metrics.ts';
 import { startDataPlane, type DataPlaneSet } from './data-plane.ts';
 import { kubeConfigOf, type SerialKubeConfig } from './plane-kubeconfig.ts';
+import { startWorkerStandIns, type StandInsSet } from './worker-stand-ins.ts';
 
 /** The manager's Lease identity: fixed, so a restart takes the Lease back at once. */
 export const MANAGER_LEASE_IDENTITY = 'netpresence-up';
@@ -31,7 +33,8 @@ export type ControllerSet =
   | { kind: 'manager'; hub: SerialKubeConfig; platform: SerialKubeConfig }
   | { kind: 'engine'; hub: SerialKubeConfig; members: Record<string, SerialKubeConfig> }
   | { kind: 'cell'; name: string; cell: SerialKubeConfig; ipam: SerialKubeConfig; hub: SerialKubeConfig }
-  | DataPlaneSet;
+  | DataPlaneSet
+  | StandInsSet;
 
 export interface RunningSet {
   /** The set's own `/metrics` URL, when it serves one. */
@@ -44,7 +47,7 @@ export function setId(set: ControllerSet): string {
   return set.kind === 'cell' ? `cell/${set.name}` : set.kind;
 }
 
-/** Starts one set; `metrics` receives the engine's and the data plane's controller metrics. */
+/** Starts one set; `metrics` receives the engine's, the data plane's and the stand-ins' controller metrics. */
 export async function startControllerSet(
   set: ControllerSet,
   log: Logger,
@@ -89,5 +92,7 @@ export async function startControllerSet(
       });
     case 'dataPlane':
       return startDataPlane(set, clock, log, metrics);
+    case 'standIns':
+      return startWorkerStandIns(set, log, metrics);
   }
 }

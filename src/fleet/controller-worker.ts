@@ -6,7 +6,7 @@
  * the server's in-process connections (in-process-transport.ts).
  *
  * Guarantees: posts `started` with the `/metrics` URLs of its sets once all have started (the
- * engine's and the data plane's controllers, and the latency of every request the thread's clients
+ * engine's, the data plane's and the stand-ins' controllers, and the latency of every request the thread's clients
  * send, are served on a loopback endpoint of the worker's own); stops a set when
  * asked and says so (controller-worker-protocol.ts). A set that fails to start, or any error
  * nothing catches, ends the thread with that error, which the fleet's thread receives
@@ -45,7 +45,9 @@ if (data.connections) {
 const running = new Map<string, RunningSet>();
 const started = await Promise.all(data.sets.map((set) => startControllerSet(set, log, metrics)));
 data.sets.forEach((set, i) => running.set(setId(set), started[i]));
-const endpoints = data.sets.some((set) => set.kind === 'engine' || set.kind === 'dataPlane')
+const endpoints = data.sets.some(
+  (set) => set.kind === 'engine' || set.kind === 'dataPlane' || set.kind === 'standIns',
+)
   ? await serveEndpoints({ metricsAddr: LOOPBACK_METRICS, metrics, ready: () => true })
   : undefined;
 

@@ -10,13 +10,15 @@
  * 1. the server and the static planes, with their CRDs and RBAC written in process;
  * 2. project planes of Projects already stored (a restart), so no controller meets a Ready
  *    Project whose plane is not served;
- * 3. the stand-ins and the cells' Clusters; then the manager, the engine, the cells and the data
- *    plane side by side, in their workers, while
+ * 3. the project provisioner, cluster readiness and the cells' Clusters; then the manager, the
+ *    engine, the cells, the data plane and the other stand-ins side by side, in their worker, while
  * 4. a fresh data directory gets the config's objects (seed.ts) — ready means the default
  *    objects exist, not that every controller has converged on them.
  *
- * Threads: the server and the stand-ins run on the fleet's main thread; the manager, the engine,
- * the cells and the data plane run in controller workers, threads of the same process
+ * Threads: the server, the project provisioner and cluster readiness run on the fleet's main
+ * thread (they compose planes in the server or ask it what it serves); the manager, the engine,
+ * the cells, the data plane and the hub-namespace provisioner and location projector
+ * (worker-stand-ins.ts) run in controller workers, threads of the same process
  * (controller-workers.ts), and reach the server only over HTTP, each as its own identity, on
  * the fleet's in-process transport (in-process-transport.ts: MessagePorts from the workers,
  * in-memory sockets on the main thread; no file descriptor per connection) — so the server and
@@ -27,16 +29,16 @@
  * carries to it, so moving a Cluster's location label moves the cell's identity with it.
  *
  * Stand-ins only (`standInsOnly`, `up --stand-ins-only`): steps 1, 2 and 4 and the stand-ins but
- * cluster readiness, and nothing else — no manager, engine, cell controllers or data plane, and
+ * cluster readiness (the worker runs only the stand-ins' set), and nothing else — no manager, engine, cell controllers or data plane, and
  * no RBAC for the fleet's narrow identities, so that `netpresence manager`, `propagator` and
  * `cell` run as processes of their own under the roles of config/rbac, applied by whoever runs
  * them (the propagator then owns each Cluster's `Ready`, as it does outside the fleet).
  *
  * Guarantees: the kubeconfig names every served plane from the moment `startFleet` resolves
  * (and follows project planes as they come and go); `stop()` stops the data plane, the cells,
- * the engine and the manager (one at a time, each in its worker), ends the workers, then stops
- * the stand-ins before the server, so nothing writes into a closed plane; it is safe to call
- * twice.
+ * the engine, the manager and the worker's stand-ins (one at a time, each in its worker), ends the
+ * workers, then stops the main thread's stand-ins before the server, so nothing writes into a
+ * closed plane; it is safe to call twice.
  */
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -44,7 +46,6 @@ import { SUPERUSER_GROUP } from '../apiserver/auth/rbac.ts';
 import { ApiServer, ROOT_PLANE } from '../apiserver/server.ts';
 import { projectKind, type Project } from '../apis/resourcemanager/v1alpha1/project.ts';
 import { StaticPlane } from '../runtime/manager-context.ts';
-import { locationProjector } from './location-projector.ts';
 import { resourceIdOf } from '../runtime/resource-ids.ts';
 import { systemClock } from '../runtime/clock.ts';
 import type { RunnableController } from '../runtime/controller.ts';
@@ -66,7 +67,6 @@ import type { FleetConfig } from './config.ts';
 import type { FleetContext } from './context.ts';
 import { dataPlaneSet } from './data-plane.ts';
 import { clusterReadiness } from './cluster-readiness.ts';
-import { hubNamespaceProvisioner } from './hub-namespaces.ts';
 import { fleetTokens, PLATFORM_IDENTITY } from './identities.ts';
 import { applyRbacBase } from './rbac-bases.ts';
 import { renderKubeconfig } from '../apiserver/auth/kubeconfig.ts';
@@ -116,12 +116,12 @@ export interface Fleet {
   readOnlyKubeconfig(): string;
   /**
    * The `/metrics` URLs (loopback, ephemeral ports) of the controller workers: the manager's, each
-   * cell's, and one per worker for its propagation engine's and data plane's controllers.
+   * cell's, and one per worker for its propagation engine's, data plane's and stand-ins' controllers.
    */
   metricsUrls: string[];
   /**
-   * The `/metrics` URL of the fleet's main thread: the stand-ins' controllers and the API
-   * server's writes by plane and identity (one series per
+   * The `/metrics` URL of the fleet's main thread: the project provisioner's and cluster
+   * readiness' controllers and the API server's writes by plane and identity (one series per
    * plane and writer: not for scraping every second, as the dashboard scrapes `metricsUrls`).
    */
   fleetMetricsUrl: string;
@@ -181,8 +181,9 @@ async function seedOnce(ctx: FleetContext): Promise<void> {
 }
 
 /**
- * The manager, the engine, the cells and the data plane: what `standInsOnly` leaves out. They run
- * in controller workers (controller-workers.ts), each as its identity over the in-process transport.
+ * The stand-ins that need only the API (worker-stand-ins.ts) and — unless `standInsOnly` — the
+ * manager, the engine, the cells and the data plane, in a controller worker
+ * (controller-workers.ts), each as its identity over the in-process transport.
  */
 async function startControllerSets(
   ctx: FleetContext,
@@ -190,7 +191,31 @@ async function startControllerSets(
   cellTokens: Map<string, string>,
   cellAbroadTokens: Map<string, string>,
 ): Promise<{ metricsUrls: string[]; stop(): Promise<void> }> {
-  const { server, config, log } = ctx;
+  const { server, log } = ctx;
+  const serial = (plane: string, token: string) => serialPlaneKubeConfig(server, plane, token);
+  const standIns: ControllerSet = {
+    kind: 'standIns',
+    platform: serial(ROOT_PLANE, tokens.platform),
+    hub: serial(HUB_PLANE, tokens.platform),
+  };
+  // In the order they stop: the data plane, the cells, the engine, the manager, the stand-ins.
+  const sets = [...(ctx.standInsOnly ? [] : narrowSets(ctx, tokens, cellTokens, cellAbroadTokens)), standIns];
+  // One worker for them all: the server's thread is the busier one (bench/README.md, bench/fleet),
+  // and each worker costs a V8 heap and its own copy of the modules.
+  const workers = await startControllerWorkers([{ name: 'controllers', sets }], log, {
+    connections: () => workerConnections(server),
+  });
+  return { metricsUrls: workers.metricsUrls, stop: () => workers.stop(sets.map(setId)) };
+}
+
+/** The data plane, the cells, the engine and the manager, each as its narrow identity. */
+function narrowSets(
+  ctx: FleetContext,
+  tokens: { manager: string; platform: string },
+  cellTokens: Map<string, string>,
+  cellAbroadTokens: Map<string, string>,
+): ControllerSet[] {
+  const { server, config } = ctx;
   const propagatorToken = fleetTokens.propagator(server);
   const serial = (plane: string, token: string) => serialPlaneKubeConfig(server, plane, token);
   const manager: ControllerSet = {
@@ -216,15 +241,7 @@ async function startControllerSets(
       };
     });
   const dataPlane = dataPlaneSet(server, config, tokens.platform);
-  const sets = [manager, engine, ...cells, ...(dataPlane ? [dataPlane] : [])];
-  // One worker for them all: the server's thread is the busier one (bench/README.md, bench/fleet),
-  // and each worker costs a V8 heap and its own copy of the modules.
-  const workers = await startControllerWorkers([{ name: 'controllers', sets }], log, {
-    connections: () => workerConnections(server),
-  });
-  // The data plane, the cells, the engine, then the manager.
-  const stopOrder = [...(dataPlane ? [dataPlane] : []), ...cells, engine, manager].map(setId);
-  return { metricsUrls: workers.metricsUrls, stop: () => workers.stop(stopOrder) };
+  return [...(dataPlane ? [dataPlane] : []), ...cells, engine, manager];
 }
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
@@ -290,13 +307,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     if (!project.metadata.deletionTimestamp) provision(project.metadata.name!, project.metadata.uid!, ctx);
   await kubeconfig.write();
 
-  // Step 3: the stand-ins, then every controller set.
+  // Step 3: the stand-ins that compose planes or ask the server, then every controller set.
   projects.start();
   const standIns: RunnableController[] = [
     projectProvisioner,
-    hubNamespaceProvisioner,
     ...(standInsOnly || options.clusterReadiness === false ? [] : [clusterReadiness]),
-    locationProjector,
   ].map((definition) => definition.build(ctx));
   await Promise.all([platform.synced(), hub.synced(), projects.settled()]);
   for (const controller of standIns) await controller.start();
@@ -306,17 +321,15 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   // The controller sets start side by side, and a fresh data directory is seeded meanwhile.
   const seeded = seedOnce(ctx);
   seeded.catch(() => undefined); // awaited below, once the controller sets are up
-  const controllerSets = standInsOnly
-    ? { metricsUrls: [], stop: async () => undefined }
-    : await startControllerSets(
-        ctx,
-        { manager: managerToken, platform: platformToken },
-        cellTokens,
-        cellAbroadTokens,
-      );
+  const controllerSets = await startControllerSets(
+    ctx,
+    { manager: managerToken, platform: platformToken },
+    cellTokens,
+    cellAbroadTokens,
+  );
   log.info(
     { ms: elapsed() },
-    standInsOnly ? 'no controller sets: stand-ins only' : 'manager, propagation engine and cells are up',
+    standInsOnly ? 'stand-ins are up' : 'manager, propagation engine, cells and stand-ins are up',
   );
   const fleetEndpoints = await serveEndpoints({ metricsAddr: LOOPBACK_METRICS, metrics, ready: () => true });
   await seeded;

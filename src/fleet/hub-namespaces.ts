@@ -26,14 +26,13 @@ import {
 import { projectKind, type Project } from '../apis/resourcemanager/v1alpha1/project.ts';
 import { AlreadyExistsError } from '../client/errors.ts';
 import type { KubeObject, ResourceClient, ResourceId } from '../client/types.ts';
-import type { ControllerDefinition } from '../runtime/manager-context.ts';
+import type { ControllerDefinition, ManagerContext } from '../runtime/manager-context.ts';
 import { ProjectPlaneWatch, type PlaneWatch } from '../controllers/shared/project-plane-watch.ts';
 import { NAMESPACES, resourceIdOf } from '../runtime/resource-ids.ts';
 import { Controller, ROUND_TRIP_WORKERS } from '../runtime/controller.ts';
 import type { ObjectStore } from '../runtime/informer-contract.ts';
 import { projectPlaneName, type EngagedPlane } from '../runtime/planes.ts';
 import { forObject, watches } from '../runtime/triggers.ts';
-import type { FleetContext } from './context.ts';
 import { CELLS_NAMESPACE, CONSUMER_ROLE, consumerRoleBinding, SYSTEM_NAMESPACE } from './identities.ts';
 
 export const name = 'hub-namespaces';
@@ -186,7 +185,7 @@ function watchPlane(hubNamespaces: ObjectStore) {
   };
 }
 
-function buildHubNamespaces(ctx: FleetContext): Controller<ProjectNamespaceKey> {
+function buildHubNamespaces(ctx: ManagerContext): Controller<ProjectNamespaceKey> {
   const projects = ctx.platform.informer<Project>(PROJECTS);
   const hubNamespaces = ctx.hub.informer(NAMESPACES, {
     labelSelector: MANAGED_SELECTOR,
@@ -233,7 +232,7 @@ function buildHubNamespaces(ctx: FleetContext): Controller<ProjectNamespaceKey> 
   return controller;
 }
 
-export const hubNamespaceProvisioner: ControllerDefinition<FleetContext> = {
+export const hubNamespaceProvisioner: ControllerDefinition = {
   name,
   build: buildHubNamespaces,
 };

@@ -25,8 +25,12 @@ import { runWhileLeading } from '../runtime/run-while-leading.ts';
 import type { LeadingProcess, LeadingProcessOptions } from './leading-process.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
-import { PlaneRegistry, PROJECTS, projectKubeConfig, type ProjectLike } from '../runtime/planes.ts';
-import { StaticPlane, type ControllerDefinition, type ManagerContext } from '../runtime/manager-context.ts';
+import {
+  connectContext,
+  type ControllerDefinition,
+  type ManagerContext,
+  type StaticPlane,
+} from '../runtime/manager-context.ts';
 import { locationPublisherController } from '../controllers/hub/location-publisher.ts';
 import { presenceController } from '../controllers/hub/presence.ts';
 import { networkController } from '../controllers/project/network.ts';
@@ -64,15 +68,14 @@ export interface Manager extends LeadingProcess {
 export async function startManager(options: ManagerOptions): Promise<Manager> {
   const clock = options.clock ?? systemClock;
   const { log } = options;
-  const platform = new StaticPlane('platform', options.platform, clock, log);
-  const hub = new StaticPlane('hub', options.hub, clock, log);
-  const projects = new PlaneRegistry({
-    projects: platform.informer<ProjectLike>(PROJECTS),
-    kubeConfigFor: (project) => projectKubeConfig(options.platform, project),
-    log,
+  const ctx = connectContext({
+    platform: options.platform,
+    hub: options.hub,
     clock,
+    log,
+    metrics: new RuntimeMetrics(),
   });
-  const ctx: ManagerContext = { platform, hub, projects, clock, log, metrics: new RuntimeMetrics() };
+  const { platform, hub, projects } = ctx;
   let ready = false;
 
   const endpoints = await serveEndpoints({

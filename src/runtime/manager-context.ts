@@ -17,7 +17,13 @@ import type { Clock } from './clock.ts';
 import type { RunnableController } from './controller.ts';
 import { createInformer, type RunningInformer } from './informer.ts';
 import type { RuntimeMetrics } from './metrics.ts';
-import type { PlaneInformerOptions, PlaneRegistry } from './planes.ts';
+import {
+  PlaneRegistry,
+  PROJECTS,
+  projectKubeConfig,
+  type PlaneInformerOptions,
+  type ProjectLike,
+} from './planes.ts';
 
 /** A plane a controller can read (shared informers) and write (clients). */
 export interface PlaneAccess {
@@ -109,4 +115,35 @@ export class StaticPlane implements PlaneAccess {
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
     this.informers.clear();
   }
+}
+
+/** A `ManagerContext` whose platform and hub are planes of this process's own. */
+export interface ConnectedContext extends ManagerContext {
+  platform: StaticPlane;
+  hub: StaticPlane;
+}
+
+/**
+ * The context of controllers that reach the platform and the hub through these kubeconfigs, and
+ * each project plane at the Milo path under the platform's server (`projectKubeConfig`), engaged
+ * while its Project is Ready. Nothing is started: the caller starts `projects`, builds its
+ * controllers, and awaits the planes' `synced()` and `projects.settled()` before starting them.
+ */
+export function connectContext(options: {
+  platform: KubeConfig;
+  hub: KubeConfig;
+  clock: Clock;
+  log: Logger;
+  metrics: RuntimeMetrics;
+}): ConnectedContext {
+  const { clock, log, metrics } = options;
+  const platform = new StaticPlane('platform', options.platform, clock, log);
+  const hub = new StaticPlane('hub', options.hub, clock, log);
+  const projects = new PlaneRegistry({
+    projects: platform.informer<ProjectLike>(PROJECTS),
+    kubeConfigFor: (project) => projectKubeConfig(options.platform, project),
+    log,
+    clock,
+  });
+  return { platform, hub, projects, clock, log, metrics };
 }
