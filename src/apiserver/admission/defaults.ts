@@ -4,8 +4,8 @@
  *
  * Guarantees: the input is never mutated; defaults are deep copies. An object or list to which
  * nothing applies is returned itself (so a result shares what did not change with the input), and
- * a subtree recorded as admitted under its node (admitted-subtrees.ts) is returned without walking
- * it. A property's default fills it
+ * a subtree recorded as admitted under its node (admitted-subtrees.ts), or whose schema sets no
+ * default anywhere, is returned without walking it. A property's default fills it
  * when the property is missing from an object that is present — so a nested object's defaults
  * apply only once its parent exists — and recursively inside defaults, list items and map values.
  * A null gets the default too unless the node is `nullable: true`; afterwards a null left at a
@@ -19,14 +19,17 @@
  */
 import { clone, isPlainObject } from '../objects.ts';
 import { isAdmitted } from './admitted-subtrees.ts';
-import { fieldSchema, hasDefault, type SchemaNode } from './schema-node.ts';
+import { fieldSchema, hasDefault, reachesWhere, type SchemaNode } from './schema-node.ts';
 
 export function withDefaults(value: unknown, node: SchemaNode): unknown {
   return dropNonNullableNulls(applyDefaults(value, node), node);
 }
 
+/** Whether a default is set at or under a node: a subtree without one is not walked. */
+const reachesDefault = reachesWhere(hasDefault);
+
 function applyDefaults(value: unknown, node: SchemaNode | undefined): unknown {
-  if (!node || isAdmitted(node, value)) return value;
+  if (!node || !reachesDefault(node) || isAdmitted(node, value)) return value;
   if (Array.isArray(value)) {
     const items = node.items;
     const defaulted = value.map((item) => applyDefaults(defaultedNull(item, items), items));

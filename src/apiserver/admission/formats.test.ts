@@ -34,4 +34,16 @@ describe('string formats', () => {
     assert.equal(FORMATS.cidr('10.0.0.0/33'), false);
     assert.equal(FORMATS.cidr('10.0.0.0'), false);
   });
+
+  it('keeps accepting and refusing the same date-times once more than a thousand have been accepted', () => {
+    const dateTime = FORMATS['date-time'];
+    for (let second = 0; second < 1500; second++) {
+      const value = new Date(Date.UTC(2026, 11, 5) + second * 1000).toISOString();
+      assert.equal(dateTime(value), true, value);
+      assert.equal(dateTime(value), true, `${value} again`);
+    }
+    assert.equal(dateTime('2026-12-05T00:00:00Z'), true);
+    assert.equal(dateTime('2026-12-05T00:00:00'), false);
+    assert.equal(dateTime('2026-02-30T00:00:00Z'), false);
+  });
 });

@@ -25,8 +25,23 @@ export const FORMATS: Readonly<Record<string, (value: string) => boolean>> = {
   cidr: isCidr,
 };
 
-/** RFC 3339 as strfmt reads it: case-insensitive `T` and `Z`, optional fraction, an offset. */
+/**
+ * Date-times already accepted, at most `ACCEPTED_DATE_TIMES` (then it starts over): a burst of
+ * writes carries the same few timestamps (the server's are to the second) in every condition.
+ */
+const acceptedDateTimes = new Set<string>();
+const ACCEPTED_DATE_TIMES = 1024;
+
 function isDateTime(value: string): boolean {
+  if (acceptedDateTimes.has(value)) return true;
+  if (!parsesAsDateTime(value)) return false;
+  if (acceptedDateTimes.size >= ACCEPTED_DATE_TIMES) acceptedDateTimes.clear();
+  acceptedDateTimes.add(value);
+  return true;
+}
+
+/** RFC 3339 as strfmt reads it: case-insensitive `T` and `Z`, optional fraction, an offset. */
+function parsesAsDateTime(value: string): boolean {
   const [date, time, ...rest] = value.toLowerCase().split('t');
   if (rest.length > 0 || time === undefined || !isDate(date)) return false;
   const match = TIME.exec(time);

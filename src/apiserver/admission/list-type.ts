@@ -9,7 +9,8 @@
  * holding anything but objects (or nulls) is one FieldValueInvalid instead. Items compare by
  * their JSON with sorted keys, so key order never makes two objects differ. Map values are
  * addressed as `spec.labels[key]`, as the real server addresses them here. A subtree recorded as
- * admitted under its node (admitted-subtrees.ts) holds no duplicate and is not walked.
+ * admitted under its node (admitted-subtrees.ts), or whose schema declares no set or map list,
+ * holds no duplicate and is not walked.
  */
 import { invalidValue, type FieldError } from '../errors.ts';
 import { isPlainObject } from '../objects.ts';
@@ -20,11 +21,17 @@ import {
   indexPath,
   keyPath,
   mapValueSchema,
+  reachesWhere,
   type SchemaNode,
 } from './schema-node.ts';
 
+/** Whether a set or map list is declared at or under a node: a subtree without one is not walked. */
+const reachesListType = reachesWhere(
+  (node) => node['x-kubernetes-list-type'] === 'set' || node['x-kubernetes-list-type'] === 'map',
+);
+
 export function validateListTypes(value: unknown, node: SchemaNode | undefined, path = ''): FieldError[] {
-  if (!node || isAdmitted(node, value)) return [];
+  if (!node || !reachesListType(node) || isAdmitted(node, value)) return [];
   if (Array.isArray(value)) {
     const items = node.items;
     return [

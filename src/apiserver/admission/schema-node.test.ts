@@ -8,6 +8,7 @@ import {
   indexPath,
   isIntOrString,
   keyPath,
+  reachesWhere,
   type SchemaNode,
 } from './schema-node.ts';
 
@@ -38,5 +39,27 @@ describe('schema node', () => {
     assert.equal(keyPath('spec.labels', 'a.b/c'), 'spec.labels[a.b/c]');
     assert.equal(displayPath(''), '<nil>');
     assert.equal(displayPath('spec'), 'spec');
+  });
+
+  it('tells whether a node, or one under it a walk follows, holds a property, asking once per node', () => {
+    const asked: SchemaNode[] = [];
+    const reachesDefault = reachesWhere((node) => {
+      asked.push(node);
+      return hasDefault(node);
+    });
+    const defaulted: SchemaNode = { type: 'integer', default: 1 };
+    const plain: SchemaNode = { type: 'string' };
+    const inProperty: SchemaNode = { type: 'object', properties: { a: plain, b: defaulted } };
+    const inItems: SchemaNode = { type: 'array', items: { type: 'object', properties: { b: defaulted } } };
+    const inMapValues: SchemaNode = { type: 'object', additionalProperties: defaulted };
+    const elsewhere: SchemaNode = { type: 'object', allOf: [defaulted], properties: { a: plain } };
+    for (const node of [defaulted, inProperty, inItems, inMapValues])
+      assert.equal(reachesDefault(node), true);
+    assert.equal(reachesDefault(plain), false);
+    assert.equal(reachesDefault(elsewhere), false, 'allOf is not walked by the admission steps');
+    const count = asked.length;
+    reachesDefault(inProperty);
+    reachesDefault(elsewhere);
+    assert.equal(asked.length, count, 'answers are kept per node');
   });
 });

@@ -80,6 +80,30 @@ export function mapValueSchema(node: SchemaNode | undefined): SchemaNode | undef
   return isPlainObject(node?.additionalProperties) ? node.additionalProperties : undefined;
 }
 
+/**
+ * `reaches(node)`: whether `holds` is true of `node` or of any node under it that a walk of a
+ * value follows (properties, list items, map values) — so that an admission step whose work is
+ * confined to such nodes (defaults, list types) skips every subtree where it is false. Answers are
+ * kept per node, as schemas are never mutated.
+ */
+export function reachesWhere(holds: (node: SchemaNode) => boolean): (node: SchemaNode) => boolean {
+  const known = new WeakMap<SchemaNode, boolean>();
+  const reaches = (node: SchemaNode): boolean => {
+    let answer = known.get(node);
+    if (answer === undefined) {
+      const values = mapValueSchema(node);
+      answer =
+        holds(node) ||
+        Object.values(node.properties ?? {}).some(reaches) ||
+        (node.items !== undefined && reaches(node.items)) ||
+        (values !== undefined && reaches(values));
+      known.set(node, answer);
+    }
+    return answer;
+  };
+  return reaches;
+}
+
 /** The schema a key of an object under `node` is read with: its property, else the map value. */
 export function fieldSchema(node: SchemaNode | undefined, key: string): SchemaNode | undefined {
   return (
