@@ -29,10 +29,11 @@
  * carries to it, so moving a Cluster's location label moves the cell's identity with it.
  *
  * Stand-ins only (`standInsOnly`, `up --stand-ins-only`): steps 1, 2 and 4 and the stand-ins but
- * cluster readiness (the worker runs only the stand-ins' set), and nothing else — no manager, engine, cell controllers or data plane, and
- * no RBAC for the fleet's narrow identities, so that `netpresence manager`, `propagator` and
- * `cell` run as processes of their own under the roles of config/rbac, applied by whoever runs
- * them (the propagator then owns each Cluster's `Ready`, as it does outside the fleet).
+ * cluster readiness (the worker runs only the stand-ins' set), and nothing else — no manager,
+ * engine, cell controllers or data plane, and no RBAC for the fleet's narrow identities, so that
+ * `netpresence manager`, `propagator` and `cell` run as processes of their own under the roles of
+ * config/rbac, applied by whoever runs them (the propagator then owns each Cluster's `Ready`, as
+ * it does outside the fleet).
  *
  * Guarantees: the kubeconfig names every served plane from the moment `startFleet` resolves
  * (and follows project planes as they come and go); `stop()` stops the data plane, the cells,
@@ -198,17 +199,19 @@ async function startControllerSets(
     platform: serial(ROOT_PLANE, tokens.platform),
     hub: serial(HUB_PLANE, tokens.platform),
   };
-  // In the order they stop: the data plane, the cells, the engine, the manager, the stand-ins.
-  const sets = [...(ctx.standInsOnly ? [] : narrowSets(ctx, tokens, cellTokens, cellAbroadTokens)), standIns];
+  const narrow = ctx.standInsOnly ? [] : narrowSets(ctx, tokens, cellTokens, cellAbroadTokens);
   // One worker for them all: the server's thread is the busier one (bench/README.md, bench/fleet),
-  // and each worker costs a V8 heap and its own copy of the modules.
-  const workers = await startControllerWorkers([{ name: 'controllers', sets }], log, {
+  // and each worker costs a V8 heap and its own copy of the modules. Its metrics URLs come in the
+  // sets' order, the manager's first.
+  const workers = await startControllerWorkers([{ name: 'controllers', sets: [...narrow, standIns] }], log, {
     connections: () => workerConnections(server),
   });
-  return { metricsUrls: workers.metricsUrls, stop: () => workers.stop(sets.map(setId)) };
+  // The data plane, the cells, the engine, the manager, then the stand-ins.
+  const stopOrder = [...narrow.toReversed(), standIns].map(setId);
+  return { metricsUrls: workers.metricsUrls, stop: () => workers.stop(stopOrder) };
 }
 
-/** The data plane, the cells, the engine and the manager, each as its narrow identity. */
+/** The manager, the engine, the cells and the data plane, each as its narrow identity. */
 function narrowSets(
   ctx: FleetContext,
   tokens: { manager: string; platform: string },
@@ -241,7 +244,7 @@ function narrowSets(
       };
     });
   const dataPlane = dataPlaneSet(server, config, tokens.platform);
-  return [...(dataPlane ? [dataPlane] : []), ...cells, engine, manager];
+  return [manager, engine, ...cells, ...(dataPlane ? [dataPlane] : [])];
 }
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
