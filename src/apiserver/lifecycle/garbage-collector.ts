@@ -38,6 +38,16 @@ interface Location {
 
 const locationId = (l: Location): string => `${l.storage}|${l.key}`;
 
+/** Whether two versions of an object name the same owners, in the same order. */
+function sameOwners(object: KubeObject, previous: KubeObject): boolean {
+  const owners = object.metadata.ownerReferences ?? [];
+  const before = previous.metadata.ownerReferences ?? [];
+  return (
+    owners === before ||
+    (owners.length === before.length && owners.every((ref, i) => ref.uid === before[i].uid))
+  );
+}
+
 /** Only objects with owners, or owners being deleted, ever need the collector. */
 function needsCollection(object: KubeObject): boolean {
   return (
@@ -75,6 +85,9 @@ export class GarbageCollector {
   }
 
   private index(storage: string, object: KubeObject | undefined, previous: KubeObject | undefined): void {
+    // Most writes keep the object's uid and owners: nothing here changes.
+    if (object && previous && object.metadata.uid === previous.metadata.uid && sameOwners(object, previous))
+      return;
     const location = this.locate(storage, (object ?? previous)!);
     const id = locationId(location);
     for (const ref of previous?.metadata.ownerReferences ?? []) this.dependents.get(ref.uid)?.delete(id);
@@ -91,8 +104,8 @@ export class GarbageCollector {
   private observe(event: StoredEvent): void {
     const deleted = event.type === 'DELETED';
     this.index(event.resource, deleted ? undefined : event.object, event.previous);
-    const location = this.locate(event.resource, event.object);
-    if (!deleted && needsCollection(event.object) && this.mayCollect(event)) this.examine(location);
+    if (!deleted && needsCollection(event.object) && this.mayCollect(event))
+      this.examine(this.locate(event.resource, event.object));
     const uid = event.object.metadata.uid;
     if (deleted && uid) {
       for (const id of this.dependents.get(uid) ?? []) this.examineId(id);

@@ -156,6 +156,28 @@ describe('object lifecycle', () => {
     assert.equal(readObject(plane, widgets, 'default', 'dep'), undefined);
   });
 
+  it('still knows a dependent after writes that keep its owners, and after one that moves it to another', async () => {
+    const { plane, widgets, configMaps, create, ownedBy } = setup();
+    const first = create(configMaps, 'first');
+    const second = create(configMaps, 'second');
+    create(widgets, 'stays', { metadata: ownedBy(first) });
+    create(widgets, 'moves', { metadata: ownedBy(first) });
+    for (const size of [1, 2, 3]) {
+      const stays = getObject(plane, widgets, 'default', 'stays');
+      updateObject(plane, widgets, { ...stays, spec: { size } }, stays);
+    }
+    const moves = getObject(plane, widgets, 'default', 'moves');
+    updateObject(plane, widgets, { ...moves, metadata: { ...moves.metadata, ...ownedBy(second) } }, moves);
+    await settle();
+    deleteObject(plane, configMaps, first);
+    await settle();
+    assert.equal(readObject(plane, widgets, 'default', 'stays'), undefined, 'collected with its owner');
+    assert.ok(readObject(plane, widgets, 'default', 'moves'), 'its owner is the second, which lives');
+    deleteObject(plane, configMaps, second);
+    await settle();
+    assert.equal(readObject(plane, widgets, 'default', 'moves'), undefined);
+  });
+
   it('treats an owner in another namespace as absent', async () => {
     const { plane, widgets, configMaps, namespaces, create, ownedBy } = setup();
     create(namespaces, 'other');

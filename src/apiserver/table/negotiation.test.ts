@@ -103,4 +103,15 @@ describe('negotiate', () => {
       isNotAcceptable,
     );
   });
+
+  it('answers a header again as it did the first time, with and without tables, refusals included', () => {
+    const kubectl = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+    for (let round = 0; round < 3; round++) {
+      assert.equal(negotiate(kubectl, withTables), 'table');
+      assert.equal(negotiate(kubectl, withoutTables), 'json');
+      assert.throws(() => negotiate('application/yaml', withTables), isNotAcceptable);
+    }
+    for (let i = 0; i < 300; i++) assert.equal(negotiate(`application/json;x=${i}`, withTables), 'json');
+    assert.equal(negotiate(kubectl, withTables), 'table');
+  });
 });

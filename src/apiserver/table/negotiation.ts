@@ -31,10 +31,28 @@ interface MediaRange {
   q: number;
 }
 
+/**
+ * The answers given so far, by header, without and with a table available: clients send the
+ * same few headers on every request. At most `ANSWERED_HEADERS` each, then it starts over.
+ */
+const answered = { false: new Map<string, ResponseFormat>(), true: new Map<string, ResponseFormat>() };
+const ANSWERED_HEADERS = 256;
+
 export function negotiate(accept: string | undefined, options: { tableAvailable: boolean }): ResponseFormat {
   if (accept === undefined || accept.trim() === '') return 'json';
+  const known = answered[`${options.tableAvailable}`];
+  let format = known.get(accept);
+  if (format === undefined) {
+    format = firstAnswerable(accept, options.tableAvailable);
+    if (known.size >= ANSWERED_HEADERS) known.clear();
+    known.set(accept, format);
+  }
+  return format;
+}
+
+function firstAnswerable(accept: string, tableAvailable: boolean): ResponseFormat {
   for (const range of parseAccept(accept)) {
-    const format = formatFor(range, options.tableAvailable);
+    const format = formatFor(range, tableAvailable);
     if (format) return format;
   }
   throw notAcceptable(ACCEPTED_MEDIA_TYPES);
