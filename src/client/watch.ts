@@ -18,7 +18,7 @@
  * refused watch, reports its own abort as an error and skips lines it cannot parse.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { createInterface } from 'node:readline';
+import { LineSplitter } from './line-splitter.ts';
 import { errorOf, open, type PlaneResponse, type Query } from './transport.ts';
 import { internStrings } from '../apis/common/interned-strings.ts';
 import type { KubeObject, WatchEvent, WatchEventType, WatchHandle } from './types.ts';
@@ -76,11 +76,11 @@ export async function openWatch<T extends KubeObject>(
       finish(err as Error);
     }
   };
-  // readline re-emits the stream's errors (a reset connection) as its own.
-  createInterface({ input: stream, crlfDelay: Infinity })
-    .on('line', deliver)
-    .on('error', (err: Error) => finish(err));
   // Lines are delivered synchronously as data arrives, so all of them precede 'close'.
+  const lines = new LineSplitter(deliver);
+  stream.on('data', (chunk) => lines.push(chunk as Buffer | string));
+  stream.on('end', () => lines.end());
+  stream.on('error', (err) => finish(err as Error));
   stream.on('close', () => finish(stream.complete ? undefined : new Error(CONNECTION_LOST)));
   // TCP keepalive notices a peer that vanished without closing an otherwise quiet stream.
   stream.socket.setKeepAlive(true, 30_000);
