@@ -47,7 +47,10 @@ export function setId(set: ControllerSet): string {
   return set.kind === 'cell' ? `cell/${set.name}` : set.kind;
 }
 
-/** Starts one set; `metrics` receives the engine's, the data plane's and the stand-ins' controller metrics. */
+/**
+ * Starts one set; `metrics` receives the engine's, the data plane's and the stand-ins' controller
+ * metrics.
+ */
 export async function startControllerSet(
   set: ControllerSet,
   log: Logger,

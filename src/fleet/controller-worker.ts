@@ -6,8 +6,8 @@
  * the server's in-process connections (in-process-transport.ts).
  *
  * Guarantees: posts `started` with the `/metrics` URLs of its sets once all have started (the
- * engine's, the data plane's and the stand-ins' controllers, and the latency of every request the thread's clients
- * send, are served on a loopback endpoint of the worker's own); stops a set when
+ * engine's, the data plane's and the stand-ins' controllers, and the latency of every request the
+ * thread's clients send, are served on a loopback endpoint of the worker's own); stops a set when
  * asked and says so (controller-worker-protocol.ts). A set that fails to start, or any error
  * nothing catches, ends the thread with that error, which the fleet's thread receives
  * (controller-workers.ts).

@@ -46,7 +46,7 @@ import { Registry } from 'prom-client';
 import { SUPERUSER_GROUP } from '../apiserver/auth/rbac.ts';
 import { ApiServer, ROOT_PLANE } from '../apiserver/server.ts';
 import { projectKind, type Project } from '../apis/resourcemanager/v1alpha1/project.ts';
-import { StaticPlane } from '../runtime/manager-context.ts';
+import { connectContext, StaticPlane } from '../runtime/manager-context.ts';
 import { resourceIdOf } from '../runtime/resource-ids.ts';
 import { systemClock } from '../runtime/clock.ts';
 import type { RunnableController } from '../runtime/controller.ts';
@@ -54,13 +54,7 @@ import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints } from '../runtime/endpoints.ts';
 import { RequestDurations } from '../apiserver/request-durations.ts';
 import { WriteCounter } from '../apiserver/write-counter.ts';
-import {
-  PlaneRegistry,
-  PROJECTS,
-  projectKubeConfig,
-  type EngagedPlane,
-  type ProjectLike,
-} from '../runtime/planes.ts';
+import type { EngagedPlane, PlaneRegistry } from '../runtime/planes.ts';
 import { LOOPBACK_METRICS, setId, type ControllerSet } from './controller-sets.ts';
 import { startControllerWorkers } from './controller-workers.ts';
 import { crdsOfPlane, installPlaneCrds } from './bootstrap.ts';
@@ -281,22 +275,16 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   );
   const kubeconfig = new KubeconfigWriter(options.kubeconfigPath, server, cellTokens, cellAbroadTokens);
 
-  const platformKubeConfig = planeKubeConfig(server, ROOT_PLANE, platformToken);
-  const platform = new StaticPlane('platform', platformKubeConfig, clock, log);
-  const hub = new StaticPlane(HUB_PLANE, planeKubeConfig(server, HUB_PLANE, platformToken), clock, log);
-  const projects = new PlaneRegistry({
-    projects: platform.informer<ProjectLike>(PROJECTS),
-    kubeConfigFor: (project) => projectKubeConfig(platformKubeConfig, project),
-    log,
-    clock,
-  });
-  const ctx: FleetContext = {
-    platform,
-    hub,
-    projects,
+  const connected = connectContext({
+    platform: planeKubeConfig(server, ROOT_PLANE, platformToken),
+    hub: planeKubeConfig(server, HUB_PLANE, platformToken),
     clock,
     log,
     metrics,
+  });
+  const { platform, hub, projects } = connected;
+  const ctx: FleetContext = {
+    ...connected,
     server,
     config,
     kubeconfig,

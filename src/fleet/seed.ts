@@ -35,9 +35,9 @@ import type { CellConfig, FleetConfig, LocationConfig } from './config.ts';
 import { PROJECT_NAMESPACE } from './project-provisioner.ts';
 
 export const SEED_RECORD = 'netpresence-fleet';
+export const SEED_RECORD_NAMESPACE = 'kube-system';
 /** How many of the seed's creates are in flight at once. */
 const SEED_CONCURRENCY = 16;
-export const SEED_RECORD_NAMESPACE = 'kube-system';
 
 const CONFIG_MAPS: ResourceId = {
   group: '',
