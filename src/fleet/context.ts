@@ -1,14 +1,14 @@
 /**
- * What the platform stand-ins of the fleet reach: the planes every controller reaches
- * (`ManagerContext`, as the platform identity), plus the embedded API server they compose
+ * What the platform stand-ins of the fleet's main thread reach: the planes every controller
+ * reaches (`ConnectedContext`, as the platform identity, planes of the fleet's own), plus the embedded API server they compose
  * planes in, the fleet's config, its kubeconfig writer and the project planes it serves.
  */
 import type { ApiServer } from '../apiserver/server.ts';
-import type { ManagerContext } from '../runtime/manager-context.ts';
+import type { ConnectedContext } from '../runtime/manager-context.ts';
 import type { FleetConfig } from './config.ts';
 import type { KubeconfigWriter } from './kubeconfig-writer.ts';
 
-export interface FleetContext extends ManagerContext {
+export interface FleetContext extends ConnectedContext {
   server: ApiServer;
   config: FleetConfig;
   kubeconfig: KubeconfigWriter;

@@ -46,10 +46,9 @@ import { Registry } from 'prom-client';
 import { SUPERUSER_GROUP } from '../apiserver/auth/rbac.ts';
 import { ApiServer, ROOT_PLANE } from '../apiserver/server.ts';
 import { projectKind, type Project } from '../apis/resourcemanager/v1alpha1/project.ts';
-import { connectContext, StaticPlane } from '../runtime/manager-context.ts';
+import { connectContext, startControllers, StaticPlane } from '../runtime/manager-context.ts';
 import { resourceIdOf } from '../runtime/resource-ids.ts';
 import { systemClock } from '../runtime/clock.ts';
-import type { RunnableController } from '../runtime/controller.ts';
 import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints } from '../runtime/endpoints.ts';
 import { RequestDurations } from '../apiserver/request-durations.ts';
@@ -282,7 +281,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     log,
     metrics,
   });
-  const { platform, hub, projects } = connected;
+  const { platform, hub } = connected;
   const ctx: FleetContext = {
     ...connected,
     server,
@@ -299,13 +298,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   await kubeconfig.write();
 
   // Step 3: the stand-ins that compose planes or ask the server, then every controller set.
-  projects.start();
-  const standIns: RunnableController[] = [
+  const standIns = await startControllers(ctx, [
     projectProvisioner,
     ...(standInsOnly || options.clusterReadiness === false ? [] : [clusterReadiness]),
-  ].map((definition) => definition.build(ctx));
-  await Promise.all([platform.synced(), hub.synced(), projects.settled()]);
-  for (const controller of standIns) await controller.start();
+  ]);
   await seedClusters(hub, config.cells);
   log.info({ ms: elapsed() }, 'planes and platform stand-ins are up');
 
@@ -351,9 +347,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       stopping ??= (async () => {
         await fleetEndpoints.close();
         await controllerSets.stop();
-        for (const controller of standIns) await controller.stop();
-        await projects.stop();
-        await Promise.all([platform.close(), hub.close()]);
+        await standIns.stop();
         await server.stop();
         inProcess.close();
         stopObservingRequests();

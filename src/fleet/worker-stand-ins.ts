@@ -16,7 +16,7 @@
  */
 import type { Logger } from 'pino';
 import { systemClock } from '../runtime/clock.ts';
-import { connectContext } from '../runtime/manager-context.ts';
+import { connectContext, startControllers, type RunningControllers } from '../runtime/manager-context.ts';
 import type { RuntimeMetrics } from '../runtime/metrics.ts';
 import { hubNamespaceProvisioner } from './hub-namespaces.ts';
 import { locationProjector } from './location-projector.ts';
@@ -34,7 +34,7 @@ export async function startWorkerStandIns(
   set: StandInsSet,
   log: Logger,
   metrics: RuntimeMetrics,
-): Promise<{ stop(): Promise<void> }> {
+): Promise<RunningControllers> {
   const ctx = connectContext({
     platform: kubeConfigOf(set.platform),
     hub: kubeConfigOf(set.hub),
@@ -42,15 +42,5 @@ export async function startWorkerStandIns(
     log: log.child({ component: 'stand-ins' }),
     metrics,
   });
-  ctx.projects.start();
-  const controllers = [hubNamespaceProvisioner, locationProjector].map((definition) => definition.build(ctx));
-  await Promise.all([ctx.platform.synced(), ctx.hub.synced(), ctx.projects.settled()]);
-  for (const controller of controllers) await controller.start();
-  return {
-    async stop() {
-      for (const controller of controllers) await controller.stop();
-      await ctx.projects.stop();
-      await Promise.all([ctx.platform.close(), ctx.hub.close()]);
-    },
-  };
+  return startControllers(ctx, [hubNamespaceProvisioner, locationProjector]);
 }

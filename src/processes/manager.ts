@@ -27,6 +27,7 @@ import { RuntimeMetrics } from '../runtime/metrics.ts';
 import { serveEndpoints, type ListenAddress } from '../runtime/endpoints.ts';
 import {
   connectContext,
+  startControllers,
   type ControllerDefinition,
   type ManagerContext,
   type StaticPlane,
@@ -75,7 +76,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     log,
     metrics: new RuntimeMetrics(),
   });
-  const { platform, hub, projects } = ctx;
+  const { platform, hub } = ctx;
   let ready = false;
 
   const endpoints = await serveEndpoints({
@@ -86,12 +87,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   });
   const { metricsUrl, healthUrl } = endpoints;
 
-  projects.start();
-  const projectControllers = (options.projectControllers ?? PROJECT_CONTROLLERS).map((definition) =>
-    definition.build(ctx),
-  );
-  await Promise.all([platform.synced(), hub.synced(), projects.settled()]);
-  for (const controller of projectControllers) await controller.start();
+  const projectControllers = await startControllers(ctx, options.projectControllers ?? PROJECT_CONTROLLERS);
   ready = true;
 
   const election = leadHubControllers(ctx, [platform, hub], options);
@@ -106,9 +102,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     async stop() {
       ready = false;
       await election.stop();
-      for (const controller of projectControllers) await controller.stop();
-      await projects.stop();
-      await Promise.all([platform.close(), hub.close()]);
+      await projectControllers.stop();
       await endpoints.close();
     },
   };

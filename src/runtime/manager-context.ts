@@ -147,3 +147,34 @@ export function connectContext(options: {
   });
   return { platform, hub, projects, clock, log, metrics };
 }
+
+/** Controllers started on a connected context by `startControllers`. */
+export interface RunningControllers {
+  /**
+   * Stops the controllers in the order they started, then disengages every project plane and
+   * closes both planes.
+   */
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds `definitions` on `ctx` and starts them, in order, once the platform and hub informers
+ * they asked for have listed and every engaged project plane has been taken up (the project
+ * registry is started first, so that planes engage while they list).
+ */
+export async function startControllers<C extends ConnectedContext>(
+  ctx: C,
+  definitions: ControllerDefinition<C>[],
+): Promise<RunningControllers> {
+  ctx.projects.start();
+  const controllers = definitions.map((definition) => definition.build(ctx));
+  await Promise.all([ctx.platform.synced(), ctx.hub.synced(), ctx.projects.settled()]);
+  for (const controller of controllers) await controller.start();
+  return {
+    async stop() {
+      for (const controller of controllers) await controller.stop();
+      await ctx.projects.stop();
+      await Promise.all([ctx.platform.close(), ctx.hub.close()]);
+    },
+  };
+}
