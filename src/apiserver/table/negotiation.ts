@@ -35,12 +35,13 @@ interface MediaRange {
  * The answers given so far, by header, without and with a table available: clients send the
  * same few headers on every request. At most `ANSWERED_HEADERS` each, then it starts over.
  */
-const answered = { false: new Map<string, ResponseFormat>(), true: new Map<string, ResponseFormat>() };
+const answeredWithoutTables = new Map<string, ResponseFormat>();
+const answeredWithTables = new Map<string, ResponseFormat>();
 const ANSWERED_HEADERS = 256;
 
 export function negotiate(accept: string | undefined, options: { tableAvailable: boolean }): ResponseFormat {
   if (accept === undefined || accept.trim() === '') return 'json';
-  const known = answered[`${options.tableAvailable}`];
+  const known = options.tableAvailable ? answeredWithTables : answeredWithoutTables;
   let format = known.get(accept);
   if (format === undefined) {
     format = firstAnswerable(accept, options.tableAvailable);
