@@ -6,9 +6,10 @@
  *   watcher before answering (kube-apiserver, the embedded one) then reports every later write —
  *   and never rejects: every outcome, a refused or failed connection included, goes to `done`,
  *   which is called exactly once;
- * - each line of the stream is one event, its object's repeated strings interned
- *   (interned-strings.ts); ERROR events are delivered like any other (a too-old
- *   resourceVersion usually arrives as an ERROR event carrying a 410 Status, then a clean end);
+ * - each line of the stream is one event, decoded by event-lines.ts (its object's repeated strings
+ *   interned; an event another watch of this thread just received is the same object); ERROR
+ *   events are delivered like any other (a too-old resourceVersion usually arrives as an ERROR
+ *   event carrying a 410 Status, then a clean end);
  * - `done()` after a clean end of the stream or after `abort()`; `done(err)` with the typed
  *   StatusError of a non-200 answer (410 → GoneError), the network error of a broken
  *   connection, an error naming a line that is not JSON, or what `onEvent` threw — each of
@@ -18,9 +19,9 @@
  * refused watch, reports its own abort as an error and skips lines it cannot parse.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { decodeEventLine } from './event-lines.ts';
 import { LineSplitter } from './line-splitter.ts';
 import { errorOf, open, type PlaneResponse, type Query } from './transport.ts';
-import { internStrings } from '../apis/common/interned-strings.ts';
 import type { KubeObject, WatchEvent, WatchEventType, WatchHandle } from './types.ts';
 
 export type WatchListener<T extends KubeObject> = (...event: WatchEvent<T>) => void;
@@ -65,13 +66,13 @@ export async function openWatch<T extends KubeObject>(
     if (finished || line.trim() === '') return;
     let event: { type: WatchEventType; object: unknown };
     try {
-      event = JSON.parse(line) as { type: WatchEventType; object: unknown };
+      event = decodeEventLine(line) as { type: WatchEventType; object: unknown };
     } catch {
       return finish(new Error(`the watch stream sent a line that is not JSON: ${line.slice(0, 200)}`));
     }
     try {
       // The server sends objects of the kind watched, a Status on ERROR.
-      onEvent(...([event.type, internStrings(event.object)] as WatchEvent<T>));
+      onEvent(...([event.type, event.object] as WatchEvent<T>));
     } catch (err) {
       finish(err as Error);
     }
