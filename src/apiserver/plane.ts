@@ -27,6 +27,8 @@ export interface PlaneOptions {
   historyLimit?: number;
   /** Bytes the revision log's window may hold (objects and their previous states); 64 MiB by default. */
   historyBytes?: number;
+  /** Age past which events leave the revision log's window (beyond its last 100); 75 s by default. */
+  historyAgeMs?: number;
   /** The largest encoded object a write may store (1.5 MiB by default). */
   maxObjectBytes?: number;
   backend?: LogBackend;
@@ -60,18 +62,20 @@ export class Plane implements PlaneState {
     readonly basePath: string,
     options: PlaneOptions = {},
   ) {
+    this.now = options.now ?? (() => new Date());
     // A durable plane commits in groups: one fsync for every write of a loop turn.
     this.log = new RevisionLog(
       options.historyLimit,
       options.backend,
       options.historyBytes,
       options.backend !== undefined,
+      options.historyAgeMs,
+      () => this.now().getTime(),
     );
     removeStrandedDeletions(this.log);
     this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.writeCounter = options.writeCounter;
     this.catalog = new Catalog(this.log);
-    this.now = options.now ?? (() => new Date());
     for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);
     this.namespaceTermination = new NamespaceTermination(this);
     this.crdCleanup = new CrdCleanup(this);

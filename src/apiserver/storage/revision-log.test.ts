@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { retainedByLongerValue } from '../../../test/support/retained.ts';
 import { encodedSize } from '../limits.ts';
 import type { KubeObject } from '../objects.ts';
-import { RevisionLog, sizeWithRevision, type StoredEvent } from './revision-log.ts';
+import { HISTORY_MINIMUM, RevisionLog, sizeWithRevision, type StoredEvent } from './revision-log.ts';
 
 const object = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name }, ...extra });
 
@@ -82,6 +82,42 @@ describe('revision log', () => {
     log.watch('/configmaps', log.oldestResumable, (e) => seen.push(e.revision));
     assert.equal(seen.at(-1), 10);
     assert.equal(seen[0], log.oldestResumable + 1);
+  });
+
+  it('drops events older than its age from the window, beyond its last HISTORY_MINIMUM', () => {
+    let now = 0;
+    const log = new RevisionLog(10_000, undefined, undefined, false, 75_000, () => now);
+    const burst = HISTORY_MINIMUM * 2;
+    for (let i = 0; i < burst; i++) log.put('/configmaps', `ns/burst-${i}`, object(`burst-${i}`));
+    now = 80_000;
+    log.put('/configmaps', 'ns/late', object('late'));
+    assert.equal(log.oldestResumable, 0, 'within a quarter past the age, nothing is trimmed yet');
+    now = 100_000;
+    log.put('/configmaps', 'ns/later', object('later'));
+    // The burst is 100 s old: all of it leaves but for the last events that make up the minimum.
+    assert.equal(log.oldestResumable, burst + 2 - HISTORY_MINIMUM);
+    assert.throws(
+      () => log.watch('/configmaps', 1, () => undefined),
+      (err: any) => err.code === 410 && err.reason === 'Expired',
+    );
+    const seen: string[] = [];
+    log.watch('/configmaps', log.oldestResumable, (e) => seen.push(e.object.metadata.name!));
+    assert.equal(seen.length, HISTORY_MINIMUM);
+    assert.deepEqual(seen.slice(-2), ['late', 'later']);
+    assert.equal(log.list('/configmaps').length, burst + 2, 'the objects themselves stay');
+  });
+
+  it('keeps its last HISTORY_MINIMUM events however old, so a quiet plane stays resumable', () => {
+    let now = 0;
+    const log = new RevisionLog(10_000, undefined, undefined, false, 75_000, () => now);
+    for (let i = 0; i < HISTORY_MINIMUM; i++) {
+      now += 3_600_000;
+      log.put('/configmaps', `ns/c${i}`, object(`c${i}`));
+    }
+    assert.equal(log.oldestResumable, 0);
+    const seen: number[] = [];
+    log.watch('/configmaps', 0, (e) => seen.push(e.revision));
+    assert.equal(seen.length, HISTORY_MINIMUM);
   });
 
   it('stops delivering once unsubscribed', () => {

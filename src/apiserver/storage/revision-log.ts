@@ -14,7 +14,13 @@
  *   plane in the thread, and their history, share one copy of each value they repeat;
  * - the window also holds at most `historyBytes` of encoded objects (each event counts its object
  *   and its previous state), so large objects shorten it instead of growing memory and disk; a
- *   durable backend loads only that window and compacts what lies before it.
+ *   durable backend loads only that window and compacts what lies before it;
+ * - and it holds no event older than `historyAgeMs` (75 s by default) beyond its last
+ *   `HISTORY_MINIMUM` events: what a burst writes does not stay in memory, old versions and all,
+ *   for the next 10,000 writes of the plane. kube-apiserver's watch cache likewise keeps 75 s of
+ *   events and at least 100; a watcher resumes from its last event or bookmark (every 60 s,
+ *   handlers/watch.ts), and one that comes back later relists, as after any 410. Events
+ *   restored from a backend count as written when they are loaded.
  *
  * Worked example (historyLimit 3): writes at revisions 5, 6, 7, 8 leave events 6, 7, 8 in the
  * window and `compactedThrough` = 5. A resume from 5 replays 6, 7, 8; a resume from 4 would
@@ -43,6 +49,12 @@ import type { KubeObject } from '../objects.ts';
 
 /** Default bytes of the window: enough for 10,000 events of small objects, not for 150 huge ones. */
 export const DEFAULT_HISTORY_BYTES = 64 * 1024 * 1024;
+
+/** Default age past which events leave the window (kube-apiserver's watch cache keeps 75 s). */
+export const DEFAULT_HISTORY_AGE_MS = 75_000;
+
+/** Events the window keeps whatever their age (kube-apiserver's default watch cache size). */
+export const HISTORY_MINIMUM = 100;
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -116,6 +128,8 @@ export class RevisionLog {
   /** Encoded bytes of each history event, parallel to `history`, and their sum. */
   private historySizes: number[] = [];
   private historyTotal = 0;
+  /** When each history event was written (ms, from `now`), parallel to `history`. */
+  private historyTimes: number[] = [];
   /** Encoded size of each stored object, so that an event's `previous` is not measured twice. */
   private readonly sizes = new WeakMap<KubeObject, number>();
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -136,6 +150,8 @@ export class RevisionLog {
     private readonly historyBytes = DEFAULT_HISTORY_BYTES,
     /** Batch durable writes (see the module comment); only with a backend. */
     readonly groupCommit = false,
+    private readonly historyAgeMs = DEFAULT_HISTORY_AGE_MS,
+    private readonly now: () => number = Date.now,
   ) {
     if (backend) this.restore(backend);
     if (!backend) this.groupCommit = false;
@@ -284,14 +300,13 @@ export class RevisionLog {
         setImmediate(() => this.flush());
       }
     } else this.backend?.append(events);
+    const time = this.now();
     for (const event of events) {
       this.current = event.revision;
       this.apply(event);
-      this.pushHistory(event);
+      this.pushHistory(event, time);
     }
-    if (this.history.length > this.historyLimit * 1.25 || this.historyTotal > this.historyBytes) {
-      this.trimHistory();
-    }
+    if (this.windowOverflows(time)) this.trimHistory(time);
     for (const event of events) {
       const set = this.listeners.get(event.resource);
       if (set) for (const listener of [...set]) listener(event);
@@ -313,23 +328,44 @@ export class RevisionLog {
     return size;
   }
 
-  private pushHistory(event: StoredEvent): void {
+  private pushHistory(event: StoredEvent, time: number): void {
     const size = this.sizeOf(event.object) + (event.previous ? this.sizeOf(event.previous) : 0);
     this.history.push(event);
     this.historySizes.push(size);
+    this.historyTimes.push(time);
     this.historyTotal += size;
   }
 
-  /** Drops the oldest events until at most `historyLimit` holding at most `historyBytes` remain. */
-  private trimHistory(): void {
-    let drop = Math.max(0, this.history.length - this.historyLimit);
+  /**
+   * Whether the window is due a trim: past its bytes, or past its count or age by a quarter (so
+   * that a trim, which copies the window, happens once per quarter of it, not at every write).
+   */
+  private windowOverflows(time: number): boolean {
+    return (
+      this.historyTotal > this.historyBytes ||
+      this.history.length > this.historyLimit * 1.25 ||
+      (this.history.length > HISTORY_MINIMUM && this.historyTimes[0] < time - this.historyAgeMs * 1.25)
+    );
+  }
+
+  /**
+   * Drops the oldest events until at most `historyLimit` holding at most `historyBytes` remain,
+   * none older than `historyAgeMs` unless among the last `HISTORY_MINIMUM`.
+   */
+  private trimHistory(time: number): void {
+    const length = this.history.length;
+    let drop = Math.max(0, length - this.historyLimit);
     let total = this.historyTotal;
     for (let i = 0; i < drop; i++) total -= this.historySizes[i];
-    while (drop < this.history.length && total > this.historyBytes) total -= this.historySizes[drop++];
+    while (drop < length && total > this.historyBytes) total -= this.historySizes[drop++];
+    const oldest = time - this.historyAgeMs;
+    while (drop < length - HISTORY_MINIMUM && this.historyTimes[drop] < oldest)
+      total -= this.historySizes[drop++];
     if (drop === 0) return;
     this.compactedThrough = this.history[drop - 1].revision;
     this.history = this.history.slice(drop);
     this.historySizes = this.historySizes.slice(drop);
+    this.historyTimes = this.historyTimes.slice(drop);
     this.historyTotal = total;
     if (this.groupCommit) this.compactPending = this.compactedThrough;
     else this.backend?.compact(this.compactedThrough);
@@ -379,16 +415,16 @@ export class RevisionLog {
       this.historyTotal -= this.historySizes[--keep];
     this.history = this.history.slice(0, keep);
     this.historySizes = this.historySizes.slice(0, keep);
+    this.historyTimes = this.historyTimes.slice(0, keep);
   }
 
   private restore(backend: LogBackend): void {
     // The in-memory window lets the count reach 1.25 × historyLimit before trimming; so may the file.
     const state = backend.load({ events: Math.ceil(this.historyLimit * 1.25), bytes: this.historyBytes });
     for (const event of state.objects) this.apply(event);
-    for (const event of state.history) this.pushHistory(event);
-    if (this.history.length > this.historyLimit * 1.25 || this.historyTotal > this.historyBytes) {
-      this.trimHistory();
-    }
+    const time = this.now();
+    for (const event of state.history) this.pushHistory(event, time);
+    if (this.windowOverflows(time)) this.trimHistory(time);
     this.current = state.revision;
     this.compactedThrough = state.compactedThrough;
   }
