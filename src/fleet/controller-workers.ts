@@ -47,8 +47,8 @@ export interface ControllerWorkers {
  * every object copied to compare and write — and with the default nursery much of that survives
  * two scavenges mid-burst and is promoted, to be collected later by full collections. With 192
  * (semi-spaces of 64) the 10,000-binding burst used 16 % less CPU and converged 16 % sooner at
- * the same peak RSS; 384 was faster still but peaked 280 MiB higher (bench/README.md, "A larger
- * nursery for the controllers").
+ * the same peak RSS; 384 was faster still but peaked 280 MiB higher (bench/README.md, "The
+ * controller worker's heap"). The old generation keeps V8's default.
  */
 export const WORKER_YOUNG_GENERATION_MB = 192;
 
