@@ -22,8 +22,8 @@ import { internStrings } from '../apis/common/interned-strings.ts';
 /** How many of the last distinct lines are remembered. */
 export const RECENT_LINES = 8;
 
-// A ring of the last lines and what they decoded to. Looked up by comparing lengths first and
-// then text: no hash of every line, and most lines differ from the others in length.
+// A ring of the last lines and what they decoded to, looked up by comparing strings: no hash of
+// every line, and a comparison of lines of different lengths stops at their lengths.
 const lines: string[] = [];
 const decoded: unknown[] = [];
 let next = 0;
@@ -31,7 +31,7 @@ let next = 0;
 /** The decoded, interned value of one watch event line; shared with a recent equal line. */
 export function decodeEventLine(line: string): unknown {
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].length === line.length && lines[i] === line) return decoded[i];
+    if (lines[i] === line) return decoded[i];
   }
   const value = internStrings(JSON.parse(line) as unknown);
   lines[next] = line;

@@ -1,7 +1,8 @@
 /**
  * What the platform stand-ins of the fleet's main thread reach: the planes every controller
- * reaches (`ConnectedContext`, as the platform identity, planes of the fleet's own), plus the embedded API server they compose
- * planes in, the fleet's config, its kubeconfig writer and the project planes it serves.
+ * reaches (`ConnectedContext`, as the platform identity, planes of the fleet's own), plus the
+ * embedded API server they compose planes in, the fleet's config, its kubeconfig writer and the
+ * project planes it serves.
  */
 import type { ApiServer } from '../apiserver/server.ts';
 import type { ConnectedContext } from '../runtime/manager-context.ts';
