@@ -165,3 +165,15 @@ describe('schema validation', () => {
     assert.equal(errorsOf({ replicas: -1, name: 'AB', tags: [] }).length, 3);
   });
 });
+
+describe('schemas that cannot be compiled', () => {
+  it('refuses a schema JSON Schema’s meta-schema refuses, naming the keyword, on every use', () => {
+    const minimum = 'one' as unknown as number;
+    const broken: SchemaNode = { type: 'object', properties: { replicas: { type: 'integer', minimum } } };
+    for (let use = 0; use < 2; use++)
+      assert.throws(
+        () => validateAgainstSchema({ replicas: 1 }, broken),
+        /schema is invalid: data\/properties\/replicas\/minimum must be number/,
+      );
+  });
+});
