@@ -35,8 +35,8 @@ import {
   specOf,
   type KubeObject,
 } from './objects.ts';
-import { presentedWithEncoding } from './encoding/presented-json.ts';
-import { checkObjectSize } from './limits.ts';
+import { presentedWithEncoding, rememberPresentedJson } from './encoding/presented-json.ts';
+import { checkObjectSize, objectTooLarge } from './limits.ts';
 import type { PlaneState } from './plane-state.ts';
 import type { WriteVerb } from './write-counter.ts';
 import type { Change } from './storage/revision-log.ts';
@@ -176,12 +176,42 @@ function relatedChange(plane: PlaneState, write: RelatedWrite): Change {
 }
 
 /**
- * The storage change that stores `object`, with its encoded size (`size`, just measured) when
- * the stored form is the object itself, so that the revision log need not encode it again.
+ * The storage change that stores `object`, measured (413 over the plane's limit) and encoded once.
+ *
+ * When the type stores and presents the object as it is (no conversion; the object carries the
+ * type's apiVersion and kind), the object is given now the revision the log will give it (the
+ * request's own change is the first of its transaction, and nothing else writes until the
+ * synchronous write is done) and encoded as presented. That encoding is its size, for the limit
+ * and for the log's window, and is remembered for every watcher's line and the response
+ * (presented-json.ts): a write is encoded once. Otherwise the object is measured as it is (the
+ * log is given the size when the stored form is the object itself) and encoded again when
+ * presented.
  */
-function storedChange(type: ResourceType, key: string, object: KubeObject, size: number): Change {
-  const stored = storedForm(type, object);
-  return { resource: type.storage, key, object: stored, ...(stored === object ? { encodedSize: size } : {}) };
+function measuredChange(plane: PlaneState, type: ResourceType, key: string, object: KubeObject): Change {
+  const name = object.metadata.name!;
+  const limit = plane.maxObjectBytes;
+  if (
+    type.toStorage ||
+    type.fromStorage ||
+    object.apiVersion !== apiVersionOf(type) ||
+    object.kind !== type.kind
+  ) {
+    const size = checkObjectSize(type.kind, name, object, limit);
+    const stored = storedForm(type, object);
+    return {
+      resource: type.storage,
+      key,
+      object: stored,
+      ...(stored === object ? { encodedSize: size } : {}),
+    };
+  }
+  const revision = String(plane.log.revision + 1);
+  const stored: KubeObject = { ...object, metadata: { ...object.metadata, resourceVersion: revision } };
+  const json = JSON.stringify(presentedForm(type, stored));
+  const size = Buffer.byteLength(json);
+  if (size > limit) throw objectTooLarge(type.kind, name, size, limit);
+  rememberPresentedJson(type, stored, json);
+  return { resource: type.storage, key, object: stored, encodedSize: size };
 }
 
 /** Commits the request's own change with its related writes in one transaction. */
@@ -309,9 +339,11 @@ export function createObject(
     return result;
   });
   object = { ...admitted.object, metadata: compactMetadata(admitted.object.metadata) };
-  const size = checkObjectSize(type.kind, name, object, plane.maxObjectBytes);
-  if (options.dryRun) return object;
-  return commit(plane, type, storedChange(type, key, object, size), admitted.related, {
+  if (options.dryRun) {
+    checkObjectSize(type.kind, name, object, plane.maxObjectBytes);
+    return object;
+  }
+  return commit(plane, type, measuredChange(plane, type, key, object), admitted.related, {
     options,
     verb: 'create',
   })!;
@@ -403,10 +435,12 @@ export function updateObject(
   }
   next = { ...next, metadata: compactMetadata(next.metadata) };
   if (deepEqual(next, old) && admitted.related.length === 0) return old;
-  const size = checkObjectSize(type.kind, name, next, plane.maxObjectBytes);
-  if (options.dryRun) return next;
+  if (options.dryRun) {
+    checkObjectSize(type.kind, name, next, plane.maxObjectBytes);
+    return next;
+  }
   const key = objectKey(old.metadata.namespace, name);
-  const change = storedChange(type, key, next, size);
+  const change = measuredChange(plane, type, key, next);
   if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
     // The update and the removal are one transaction: a crash between two would leave the
     // object deleting with nothing left to remove it (scenario 133).

@@ -8,6 +8,8 @@
  *   only the encodings of the last stored object asked for are kept (the revision log tells
  *   every watcher of a write synchronously, and the write's response is built right after it),
  *   so no encoding outlives the next write;
+ * - `rememberPresentedJson` gives the encoding a write measured its object by, so that it is not
+ *   encoded a second time;
  * - `presentedWithEncoding` returns `presentedForm(type, stored)` and remembers its encoding
  *   with it (a weak reference, gone with the object), so that `knownEncoding` of that object
  *   gives the encoding instead of encoding it again.
@@ -33,6 +35,15 @@ export function presentedJson(type: ResourceType, stored: KubeObject): string {
     lastByType.set(type, json);
   }
   return json;
+}
+
+/**
+ * Remembers `json`, which must be `JSON.stringify(presentedForm(type, stored))`, as the encoding
+ * of `stored`, the object about to be stored (writes.ts encodes it once to measure it).
+ */
+export function rememberPresentedJson(type: ResourceType, stored: KubeObject, json: string): void {
+  lastStored = stored;
+  lastByType = new Map([[type, json]]);
 }
 
 /** `presentedForm(type, stored)`, whose encoding `knownEncoding` then gives without encoding it. */

@@ -20,6 +20,17 @@ describe('revision log', () => {
     assert.equal(log.revision, 3);
   });
 
+  it('stores an object that already carries its next revision as it is, and copies any other', () => {
+    const log = new RevisionLog();
+    const ready = { metadata: { name: 'a', resourceVersion: '1' }, data: { x: '1' } };
+    assert.equal(log.put('/configmaps', 'ns/a', ready), ready);
+    const stale = { metadata: { name: 'a', resourceVersion: '1' }, data: { x: '2' } };
+    const stored = log.put('/configmaps', 'ns/a', stale);
+    assert.notEqual(stored, stale);
+    assert.deepEqual(stored, { metadata: { name: 'a', resourceVersion: '2' }, data: { x: '2' } });
+    assert.equal(stale.metadata.resourceVersion, '1');
+  });
+
   it('stores one copy of a value its objects repeat, however each was decoded', async () => {
     // 4,000 objects, each decoded on its own: 900-character values are 3.6 MB when each is a copy.
     const stored = (value: string) => {

@@ -228,11 +228,14 @@ export class RevisionLog {
       const previous = current(resource, key);
       if (!object && !previous) return undefined;
       const revision = this.current + events.length + 1;
-      const stored: KubeObject = {
-        ...(object ?? previous!),
-        metadata: { ...(object ?? previous!).metadata, resourceVersion: String(revision) },
-      };
-      const storedSize = object && size !== undefined && sizeWithRevision(object, size, String(revision));
+      const resourceVersion = String(revision);
+      // An object that already carries its revision is stored as it is (the write path gives it
+      // its revision to encode it once, writes.ts): a copy would be equal to it.
+      const stored: KubeObject =
+        object?.metadata.resourceVersion === resourceVersion
+          ? object
+          : { ...(object ?? previous!), metadata: { ...(object ?? previous!).metadata, resourceVersion } };
+      const storedSize = object && size !== undefined && sizeWithRevision(object, size, resourceVersion);
       if (storedSize) this.sizes.set(stored, storedSize);
       const type = !object ? 'DELETED' : previous ? 'MODIFIED' : 'ADDED';
       events.push({ revision, type, resource, key, object: stored, previous });
