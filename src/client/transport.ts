@@ -6,8 +6,10 @@
  * a request path is appended to the path of the cluster's server URL, as client-go does, so a
  * plane served under a prefix (`https://host:port/planes/hub`) is addressed like a cluster at
  * the root. `send` resolves with the parsed body of a 2xx response and rejects every other
- * status with the typed error of its Status body (errors.ts). A parsed body's repeated strings
- * are interned (interned-strings.ts), so the objects a cache keeps share their values.
+ * status with the typed error of its Status body (errors.ts). A read's parsed body has its
+ * repeated strings interned (interned-strings.ts), so the objects a cache keeps (a reflector's
+ * list) share their values; a write's response and an error's Status, which no cache keeps, are
+ * not: interning them was a third of the controller worker's interning (bench/README.md).
  * Connections are kept alive and reused: client-node builds a new agent per call, so this module
  * keeps one keep-alive agent per distinct TLS identity (server trust, client certificate,
  * verification) and uses it instead, except behind a proxy, where client-node's proxy agent is
@@ -177,13 +179,15 @@ function keepAliveAgent(url: URL, options: https.RequestOptions, pool: Map<strin
   return agent;
 }
 
-async function readBody(response: PlaneResponse): Promise<unknown> {
+/** The body parsed (text when it is not JSON), its strings interned when `intern`. */
+async function readBody(response: PlaneResponse, intern = false): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
   if (text === '') return undefined;
   try {
-    return internStrings(JSON.parse(text));
+    const body: unknown = JSON.parse(text);
+    return intern ? internStrings(body) : body;
   } catch {
     return text;
   }
@@ -199,5 +203,5 @@ export async function send(kubeConfig: KubeConfig, request: PlaneRequest): Promi
   const response = await open(kubeConfig, request);
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) throw await errorOf(response);
-  return readBody(response);
+  return readBody(response, request.method === 'GET');
 }
