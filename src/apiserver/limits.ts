@@ -29,7 +29,11 @@ export function encodedSize(value: unknown): number {
 
 /** 413 when `object`'s encoding is larger than `limit` bytes; else its encoded size. */
 export function checkObjectSize(kind: string, name: string, object: unknown, limit: number): number {
-  const size = encodedSize(object);
+  return checkEncodedSize(kind, name, encodedSize(object), limit);
+}
+
+/** 413 when an object's encoding, `size` bytes already measured, is larger than `limit`; else `size`. */
+export function checkEncodedSize(kind: string, name: string, size: number, limit: number): number {
   if (size > limit) throw objectTooLarge(kind, name, size, limit);
   return size;
 }

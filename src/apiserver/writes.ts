@@ -36,7 +36,7 @@ import {
   type KubeObject,
 } from './objects.ts';
 import { presentedWithEncoding, rememberPresentedJson } from './encoding/presented-json.ts';
-import { checkObjectSize, objectTooLarge } from './limits.ts';
+import { checkEncodedSize, checkObjectSize } from './limits.ts';
 import type { PlaneState } from './plane-state.ts';
 import type { WriteVerb } from './write-counter.ts';
 import type { Change } from './storage/revision-log.ts';
@@ -208,8 +208,7 @@ function measuredChange(plane: PlaneState, type: ResourceType, key: string, obje
   const revision = String(plane.log.revision + 1);
   const stored: KubeObject = { ...object, metadata: { ...object.metadata, resourceVersion: revision } };
   const json = JSON.stringify(presentedForm(type, stored));
-  const size = Buffer.byteLength(json);
-  if (size > limit) throw objectTooLarge(type.kind, name, size, limit);
+  const size = checkEncodedSize(type.kind, name, Buffer.byteLength(json), limit);
   rememberPresentedJson(type, stored, json);
   return { resource: type.storage, key, object: stored, encodedSize: size };
 }
