@@ -1,6 +1,9 @@
 /**
  * Interface controller scenarios (scenarios.md §11, S99–S100): what deleting an interface
- * releases, retained or under a live claim.
+ * releases, retained or under a live claim; and S136, a `Retain` claim deleted while its
+ * interface is already going, which must not leave the addresses to nobody; S137, an adopted
+ * interface holding more than its claim asks for, deleted under it, whose extra addresses the
+ * rebuilt interface will not hold.
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
@@ -76,5 +79,72 @@ describe('interface controller', () => {
     );
     assert.deepEqual(rebuilt.spec.externalAddresses, before.spec.externalAddresses);
     assert.deepEqual(await ipClaimUids(k), ipClaims);
+  });
+
+  it('S136 a Retain claim deleted while its interface is being deleted releases the addresses', async () => {
+    k = await startFixtureK();
+    await createClaim(k, 'keep-eth0', { reclaimPolicy: 'Retain' });
+    await bound(k, 'keep-eth0');
+    // Another finalizer keeps the interface deleting after the interface controller let go of
+    // it (judging it held by a live claim): the moment a claim's deletion can meet it.
+    const iface = (await k.interfaces.get('keep-eth0', k.H))!;
+    await k.interfaces.patchMerge('keep-eth0', k.H, {
+      metadata: { finalizers: [...(iface.metadata.finalizers ?? []), 'example.com/hold'] },
+    });
+    await k.interfaces.delete('keep-eth0', k.H);
+    await until(
+      async () =>
+        (await k!.interfaces.get('keep-eth0', k!.H))?.metadata.finalizers?.join() === 'example.com/hold',
+      WITHIN,
+      'the interface controller to let go of the deleting interface',
+    );
+    await k.claims.delete('keep-eth0', k.H);
+    await until(async () => !(await k!.claims.get('keep-eth0', k!.H)), WITHIN, 'the claim to go');
+    await k.interfaces.patchMerge('keep-eth0', k.H, { metadata: { finalizers: null } });
+    await until(
+      async () =>
+        !(await k!.interfaces.get('keep-eth0', k!.H)) &&
+        !(await k!.ipClaims.get('keep-eth0.cell-a-f-ipv6', 'default')) &&
+        !(await k!.ipAllocations.get('keep-eth0.cell-a-f-ipv6', 'default')),
+      WITHIN,
+      'the interface, its IPClaim and its IPAllocation to go',
+    );
+  });
+
+  it('S137 deleting an adopted interface under a live claim releases what the claim does not ask for', async () => {
+    k = await startFixtureK();
+    await createClaim(k, 'keep-eth0', { reclaimPolicy: 'Retain', ipFamilies: ['IPv6', 'IPv4'] });
+    await bound(k, 'keep-eth0');
+    await k.claims.delete('keep-eth0', k.H);
+    await until(
+      async () => (await k!.interfaces.get('keep-eth0', k!.H))?.status?.phase === 'Available',
+      WITHIN,
+      'keep-eth0 to be Available',
+    );
+    await createClaim(k, 'keep-eth0', { reclaimPolicy: 'Retain', ipFamilies: ['IPv6'] });
+    await bound(k, 'keep-eth0');
+    const adopted = (await k.interfaces.get('keep-eth0', k.H))!;
+    assert.deepEqual(
+      adopted.spec.addresses?.map((a) => a.family),
+      ['IPv6', 'IPv4'],
+    );
+    const keptClaims = async () => (await ipClaimUids(k!)).filter((c) => c.startsWith('keep-eth0.'));
+    const [ipv6] = (await keptClaims()).filter((c) => c.startsWith('keep-eth0.cell-a-f-ipv6@'));
+    await k.interfaces.delete('keep-eth0', k.H);
+    await until(
+      async () => {
+        const iface = await k!.interfaces.get('keep-eth0', k!.H);
+        return iface !== undefined && iface.metadata.uid !== adopted.metadata.uid;
+      },
+      WITHIN,
+      'the claim to rebuild the interface',
+    );
+    await until(
+      async () => !(await k!.ipClaims.get('keep-eth0.cell-a-f-ipv4', 'default')),
+      WITHIN,
+      'the IPv4 IPClaim, which the rebuilt interface does not hold, to go',
+    );
+    assert.equal(await k.ipAllocations.get('keep-eth0.cell-a-f-ipv4', 'default'), undefined);
+    assert.deepEqual(await keptClaims(), [ipv6]);
   });
 });

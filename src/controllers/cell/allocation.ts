@@ -11,7 +11,7 @@
  *   refusal it rolls back exactly the IPClaims this attempt created, and a failed rollback is
  *   logged, not thrown — the next attempt finds them by name;
  * - `checkAllocations` never reallocates; it only reports what it finds;
- * - `releaseAddresses` tolerates what is already gone and throws every other error together;
+ * - `releaseIpClaims` tolerates what is already gone and throws every other error together;
  *   it deletes the IPAllocation named after the IPClaim even when the IPClaim is already gone,
  *   so a release killed between its two deletes is finished by the next attempt (scenario 135);
  * - an interface minted before IPClaims named the cell is still backed by its IPClaim under the
@@ -172,30 +172,21 @@ export async function releaseIpClaims(
     );
 }
 
-/** Releases the IPClaims `<owner>.<cell>-<discriminator>` of a claim that holds no interface. */
-export async function releaseAddresses(
-  ipam: ProjectIpam,
-  projectNamespace: string,
-  owner: string,
-  cell: string,
-  discriminators: readonly string[],
-): Promise<void> {
-  const names = discriminators.map((discriminator) => addressClaimName(owner, cell, discriminator));
-  await releaseIpClaims(ipam, projectNamespace, owner, names);
-}
-
-/** Releases every IPClaim that backs an interface's addresses (under either name). */
+/**
+ * Releases the IPClaims that back `addresses`, some or all of what `iface` publishes (under
+ * either name).
+ */
 export async function releaseInterfaceIpClaims(
   iface: NetworkInterface,
+  addresses: readonly HeldAddress[],
   ipam: ProjectIpam,
   projectNamespace: string,
   cell: string,
 ): Promise<void> {
-  const owner = allocationOwner(iface);
   const names: string[] = [];
-  for (const held of heldAddresses(iface))
+  for (const held of addresses)
     names.push((await backingClaim(iface, held, ipam, projectNamespace, cell)).name);
-  await releaseIpClaims(ipam, projectNamespace, owner, names);
+  await releaseIpClaims(ipam, projectNamespace, allocationOwner(iface), names);
 }
 
 const holdsAddress = (claim: IPClaim, held: HeldAddress): boolean => {

@@ -11,6 +11,9 @@
  * except an IPClaim that backs an existing interface (one retained from an earlier claim of the
  * same name), which stays with that interface. The claim's interface is read from the API, not
  * the store, so one created a moment ago is never mistaken for absent.
+ * A `Retain` claim whose interface is already being deleted releases its addresses as `Delete`
+ * would (the spec is silent; S136): the interface controller, which let that interface go while
+ * the claim still lived, left them to the claim, and retaining them would leave them to nobody.
  */
 import type { Logger } from 'pino';
 import {
@@ -56,14 +59,29 @@ export function ipamOfNamespace(
   return { ipam: deps.ipam.forProject(route.project), projectNamespace: route.projectNamespace };
 }
 
-/** Releases what `iface` holds in IPAM (§10 "Releasing addresses"). */
+/**
+ * Releases what `iface` holds in IPAM (§10 "Releasing addresses"), but for the IPClaims named in
+ * `kept`; IPAM is not reached when nothing is left to release.
+ */
 export async function releaseInterfaceAddresses(
   iface: NetworkInterface,
   deps: Pick<ReleaseDeps, 'namespaces' | 'ipam' | 'cell'>,
+  kept: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const owner = allocationOwner(iface);
+  const released = heldAddresses(iface).filter(
+    (held) => !kept.has(addressClaimName(owner, deps.cell, held.discriminator)),
+  );
+  if (released.length === 0) return;
   const { ipam, projectNamespace } = ipamOfNamespace(iface.metadata.namespace!, owner, deps);
-  await releaseInterfaceIpClaims(iface, ipam, projectNamespace, deps.cell);
+  await releaseInterfaceIpClaims(iface, released, ipam, projectNamespace, deps.cell);
+}
+
+/** The IPClaims a claim's spec asks for in `cell`: the ones it allocates, or reuses when rebuilding. */
+export function ipClaimsOfClaim(claim: NetworkInterfaceClaim, cell: string): string[] {
+  return claimDiscriminators(claim).map((discriminator) =>
+    addressClaimName(claim.metadata.name!, cell, discriminator),
+  );
 }
 
 /** The IPClaims named after the claim in this cell that no existing interface in its namespace holds. */
@@ -80,9 +98,7 @@ function unheldIpClaims(
     for (const address of heldAddresses(holder))
       held.add(addressClaimName(claimName, deps.cell, address.discriminator));
   }
-  return claimDiscriminators(claim)
-    .map((discriminator) => addressClaimName(claimName, deps.cell, discriminator))
-    .filter((name) => !held.has(name));
+  return ipClaimsOfClaim(claim, deps.cell).filter((name) => !held.has(name));
 }
 
 export async function releaseClaim(
@@ -96,7 +112,10 @@ export async function releaseClaim(
   const iface = await deps.interfaceClient.get(claimedInterfaceName(claimName, claim.spec), namespace);
   const holds = iface !== undefined && iface.spec.claimRef?.name === claimName;
   const retain = claim.spec.reclaimPolicy === 'Retain';
-  if (iface && holds && retain) {
+  // An interface already being deleted cannot be retained: the interface controller may have let
+  // it go as held by this (then live) claim, so its addresses are released here or by nobody.
+  const going = iface?.metadata.deletionTimestamp !== undefined;
+  if (iface && holds && retain && !going) {
     const unbound = await deps.interfaceClient.patchMerge(iface.metadata.name!, namespace, {
       metadata: { resourceVersion: iface.metadata.resourceVersion },
       spec: { claimRef: null },

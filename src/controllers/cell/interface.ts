@@ -1,7 +1,9 @@
 /**
  * Interface controller (controllers.md §11): gives a NetworkInterface the release finalizer while
  * it lives, and when it is deleted releases its addresses in IPAM — unless a live claim holds it,
- * in which case the claim rebuilds it on the same IPClaims and nothing is released.
+ * in which case the claim rebuilds it on the same IPClaims and only what the claim's spec does
+ * not ask for is released (S137: an adopted, retained interface may hold a family the claim does
+ * not want, which the rebuilt interface would not hold; the spec is silent on it).
  *
  * Guarantees: the finalizer is removed only after the addresses are released (or left to a live
  * claim), then the hold of the interface's network is run, so a context it kept can go.
@@ -18,7 +20,7 @@ import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/fi
 import { forObject } from '../../runtime/triggers.ts';
 import type { ControllerDefinition } from '../../runtime/manager-context.ts';
 import { cellView, objectKeyOf, parseObjectKey, type CellContext, type ObjectKey } from './cell-context.ts';
-import { releaseInterfaceAddresses, type ReleaseDeps } from './claim-release.ts';
+import { ipClaimsOfClaim, releaseInterfaceAddresses, type ReleaseDeps } from './claim-release.ts';
 import { holdNetwork } from './context-hold.ts';
 
 export const name = 'interface';
@@ -38,9 +40,11 @@ export async function reconcile(key: ObjectKey, deps: InterfaceDeps, log: Logger
   if (!hasFinalizer(iface, NETWORKINTERFACE_RELEASE_FINALIZER)) return done();
   const holder = iface.spec.claimRef?.name;
   const claim = holder === undefined ? undefined : deps.claims.get(namespace, holder);
-  if (claim && !claim.metadata.deletionTimestamp)
-    log.debug({ claim: holder }, 'held by a live claim; nothing released');
-  else await releaseInterfaceAddresses(iface, deps);
+  const live = claim !== undefined && !claim.metadata.deletionTimestamp;
+  // A live claim rebuilds the interface on the IPClaims its spec asks for: those stay.
+  const kept = new Set(live ? ipClaimsOfClaim(claim, deps.cell) : []);
+  if (live) log.debug({ claim: holder }, 'held by a live claim; releasing only what it does not ask for');
+  await releaseInterfaceAddresses(iface, deps, kept);
   await removeFinalizer(deps.interfaceClient, iface, NETWORKINTERFACE_RELEASE_FINALIZER);
   await holdNetwork(namespace, iface.spec.network.name, deps);
   return done();
