@@ -133,13 +133,19 @@ export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): P
   );
   if ('refusal' in bound) return reject(claim, bound.refusal, deps, bound.watched);
   await holdNetwork(namespace, network, deps, bound.iface);
-  return report(claim, bound.iface, context, ipam, route.projectNamespace, deps);
+  return report(claim, bound, context, ipam, route.projectNamespace, deps);
 }
 
 interface Placement {
   ipam: ProjectIpam;
   projectNamespace: string;
   location: string;
+}
+
+/** The interface a claim holds; `built` when this reconcile built it from the IPClaims it just read. */
+interface Bound {
+  iface: NetworkInterface;
+  built: boolean;
 }
 
 /** Step 8: the interface this claim holds, adopted or newly built. */
@@ -149,7 +155,7 @@ async function bind(
   placement: Placement,
   deps: ClaimDeps,
   log: Logger,
-): Promise<{ iface: NetworkInterface } | { refusal: Refusal; watched: boolean }> {
+): Promise<Bound | { refusal: Refusal; watched: boolean }> {
   const namespace = claim.metadata.namespace!;
   const interfaceName = claimedInterfaceName(claim.metadata.name!, claim.spec);
   const existing = deps.interfaces.get(namespace, interfaceName);
@@ -157,7 +163,7 @@ async function bind(
     // An interface's events wake only the claims it names, not one refused for wanting it.
     const refusal = adoptionRefusal(existing, claim);
     if (refusal) return { refusal, watched: false };
-    return { iface: await adopt(existing, claim.metadata.name!, deps.interfaceClient) };
+    return { iface: await adopt(existing, claim.metadata.name!, deps.interfaceClient), built: false };
   }
   const planned = await newInterfaceRequests(claim, placement.ipam);
   if ('refusal' in planned) return { refusal: planned.refusal, watched: false };
@@ -185,7 +191,7 @@ async function bind(
       context.metadata.name!,
       subnets,
     ).addresses;
-    return { iface: await deps.interfaceClient.create(built) };
+    return { iface: await deps.interfaceClient.create(built), built: true };
   } catch (err) {
     // The store is behind an interface that exists: its event wakes this claim again.
     if (isAlreadyExists(err))
@@ -194,16 +200,19 @@ async function bind(
   }
 }
 
-/** Steps 10–13 on a bound interface. */
+/**
+ * Steps 10–13 on a bound interface. One built in this reconcile holds what its IPClaims held a
+ * moment ago, so they are not read again: IPAM has no watch, and the next reconcile checks them.
+ */
 async function report(
   claim: NetworkInterfaceClaim,
-  bound: NetworkInterface,
+  { iface: bound, built }: Bound,
   context: NetworkContext,
   ipam: ProjectIpam,
   projectNamespace: string,
   deps: ClaimDeps,
 ): Promise<Outcome> {
-  const findings = await checkAllocations(bound, ipam, projectNamespace, deps.cell);
+  const findings = built ? [] : await checkAllocations(bound, ipam, projectNamespace, deps.cell);
   // A finding is new unless the claim already reports it; read the claim itself, not the store,
   // which may not have seen the status the previous reconcile wrote.
   const current =
