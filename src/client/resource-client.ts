@@ -55,8 +55,16 @@ function objectPath(
   return subresource ? `${path}/${subresource}` : path;
 }
 
+/**
+ * Every write but apply asks `fieldValidation=Ignore`: this client reads no warnings, so the
+ * server is spared looking for them; unknown fields are dropped as under the default.
+ */
 function writeQuery(options: WriteOptions = {}): Query {
-  return { fieldManager: options.fieldManager, dryRun: options.dryRun ? 'All' : undefined };
+  return {
+    fieldManager: options.fieldManager,
+    dryRun: options.dryRun ? 'All' : undefined,
+    fieldValidation: 'Ignore',
+  };
 }
 
 export function resourceClient<T extends KubeObject>(

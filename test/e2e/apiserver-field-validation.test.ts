@@ -153,6 +153,18 @@ describe('fieldValidation on built-in kinds', () => {
     assert.equal(stored('dup'), undefined);
   });
 
+  it('stores a field given twice under Ignore as JSON reads it (the last), saying nothing', async () => {
+    const res = await call(
+      target,
+      'POST',
+      `${LEASES}?fieldValidation=Ignore`,
+      '{"metadata":{"name":"dup-ignored"},"spec":{"holderIdentity":"a","holderIdentity":"b","foo":1}}',
+    );
+    assert.equal(res.status, 201, res.body);
+    assert.deepEqual(warnings(res), []);
+    assert.deepEqual(stored('dup-ignored')!.spec, { holderIdentity: 'b' });
+  });
+
   it('answers kubectl: --validate=strict refuses the unknown field, --validate=warn stores without it', async () => {
     const manifest = [
       'apiVersion: coordination.k8s.io/v1',

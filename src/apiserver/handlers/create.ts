@@ -14,7 +14,7 @@ export async function handleCreate(r: ResourceRequest): Promise<void> {
   const raw = await readBody(r.req);
   const body = decodeObjectBody(raw, r.req.headers['content-type']);
   const options = writeOptions(r);
-  options.decoding = bodyDecoding(raw, r.req.headers['content-type'], 'object');
+  options.decoding = bodyDecoding(raw, r.req.headers['content-type'], 'object', options.fieldValidation);
   const object = withRequestNamespace(r, checkTypeMeta(r, body));
   respondObject(r, 201, createObject(r.plane, r.type, object, options));
 }

@@ -68,7 +68,12 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   const body = await readBody(r.req);
   const options = writeOptions(r);
   if (contentType !== APPLY_PATCH)
-    options.decoding = bodyDecoding(body, contentType, contentType === JSON_PATCH ? 'json-patch' : 'patch');
+    options.decoding = bodyDecoding(
+      body,
+      contentType,
+      contentType === JSON_PATCH ? 'json-patch' : 'patch',
+      options.fieldValidation,
+    );
   const current = readObject(r.plane, r.type, r.namespace, r.name!);
   if (contentType === APPLY_PATCH) {
     const manager = fieldManager(r);

@@ -21,7 +21,7 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
   const raw = await readBody(r.req);
   const body = decodeObjectBody(raw, r.req.headers['content-type']);
   const options = writeOptions(r);
-  options.decoding = bodyDecoding(raw, r.req.headers['content-type'], 'object');
+  options.decoding = bodyDecoding(raw, r.req.headers['content-type'], 'object', options.fieldValidation);
   const object = withRequestNamespace(r, checkTypeMeta(r, body));
   const bodyName = object.metadata.name;
   if (bodyName !== undefined && bodyName !== r.name) {

@@ -74,13 +74,16 @@ export function withRequestNamespace(r: ResourceRequest, object: KubeObject): Ku
 /**
  * What decoding a JSON body finds before the object is built: fields given twice, and for a JSON
  * patch the operations' own unknown or repeated fields. Schema admission reports them with the
- * object's unknown fields, as `fieldValidation` asks (admission/strict-decoding.ts).
+ * object's unknown fields, as `fieldValidation` asks (admission/strict-decoding.ts); under
+ * `Ignore`, which reports nothing, the body is not searched.
  */
 export function bodyDecoding(
   body: Buffer,
   contentType: string | undefined,
   kind: 'object' | 'patch' | 'json-patch',
+  fieldValidation: WriteOptions['fieldValidation'],
 ): BodyDecoding | undefined {
+  if (fieldValidation === 'Ignore') return undefined;
   const type = mediaType(contentType);
   if (type !== '' && !type.endsWith('json')) return undefined;
   const text = body.toString('utf8');

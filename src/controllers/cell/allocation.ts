@@ -8,9 +8,10 @@
  *   labelled with the cell, so claims of one name in two cells never share an address;
  * - `allocateAll` creates each IPClaim and reads it only when the create is refused, so a retry
  *   (names are deterministic) reuses what an earlier attempt made, and a new claim, the common
- *   case, costs one request per address (IPAM refuses a duplicate before it allocates anything,
- *   in the same write); on any refusal it rolls back exactly the IPClaims this attempt created,
- *   and a failed rollback is logged, not thrown — the next attempt finds them by name;
+ *   case, costs one request per address (embedded IPAM refuses a duplicate create before it
+ *   allocates anything; differs from §10's order, read then create, with the same outcome); on
+ *   any refusal it rolls back exactly the IPClaims this attempt created, and a failed rollback
+ *   is logged, not thrown — the next attempt finds them by name;
  * - `checkAllocations` never reallocates; it only reports what it finds;
  * - `releaseIpClaims` tolerates what is already gone and throws every other error together;
  *   it deletes the IPAllocation named after the IPClaim even when the IPClaim is already gone,

@@ -8,7 +8,9 @@
  *   families have been checked; addresses are allocated all or none (allocation.ts);
  * - an interface is adopted (claim-bind.ts) only when it satisfies the claim, and a lost
  *   interface is rebuilt on the same IPClaims; a missing allocation is reported once per finding
- *   and never repaired;
+ *   and never repaired; an interface built in this reconcile is not checked against the IPClaims
+ *   it was just built from (differs from §10 step 10, which reads them again: the next reconcile,
+ *   which the data plane's conditions bring within milliseconds, checks them);
  * - a refusal an event will end — the identity, the namespace's labels, the context and its
  *   families — waits for that event (controllers.md §0: the backstop exists only where no watch
  *   covers the condition); a refusal from IPAM, which has no watch, or by an interface (whose
