@@ -13,7 +13,8 @@
  * to be on disk: what the client waits for, less the way to and from the server.
  */
 import type { ServerReply, ServerRequest } from './http/exchange.ts';
-import { Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { HotHistogram } from '../runtime/hot-metrics.ts';
 import { APPLY_PATCH } from './handlers/patch.ts';
 import { mediaType } from './http/io.ts';
 
@@ -41,16 +42,16 @@ export interface TimedRequest {
 }
 
 export class RequestDurations {
-  private readonly histogram: Histogram<'verb' | 'resource' | 'subresource'>;
+  private readonly histogram: HotHistogram<'verb' | 'resource' | 'subresource'>;
 
   constructor(registry: Registry) {
-    this.histogram = new Histogram({
-      name: 'apiserver_request_duration_seconds',
-      help: 'Response latency distribution in seconds for each verb, resource and subresource',
-      labelNames: ['verb', 'resource', 'subresource'],
-      buckets: BUCKETS,
-      registers: [registry],
-    });
+    this.histogram = new HotHistogram(
+      'apiserver_request_duration_seconds',
+      'Response latency distribution in seconds for each verb, resource and subresource',
+      ['verb', 'resource', 'subresource'],
+      BUCKETS,
+      [registry],
+    );
   }
 
   /** Times `req` until `res` is complete; `what` is read then, once the request has been parsed. */

@@ -14,7 +14,8 @@
  * namespaces, namespace termination's and CRD cleanup's finalizer steps). Counting is one
  * counter increment per change and costs nothing when no counter is configured.
  */
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { HotCounter } from '../runtime/hot-metrics.ts';
 
 export const SERVER_USER = 'system:apiserver';
 
@@ -30,15 +31,15 @@ export interface CountedWrite {
 }
 
 export class WriteCounter {
-  private readonly counter: Counter<'plane' | 'user' | 'user_agent' | 'resource' | 'subresource' | 'verb'>;
+  private readonly counter: HotCounter<'plane' | 'user' | 'user_agent' | 'resource' | 'subresource' | 'verb'>;
 
   constructor(registry: Registry) {
-    this.counter = new Counter({
-      name: 'netpresence_apiserver_writes_total',
-      help: 'Writes that advanced a plane revision, by plane, user, user agent, storage resource, subresource and verb',
-      labelNames: ['plane', 'user', 'user_agent', 'resource', 'subresource', 'verb'],
-      registers: [registry],
-    });
+    this.counter = new HotCounter(
+      'netpresence_apiserver_writes_total',
+      'Writes that advanced a plane revision, by plane, user, user agent, storage resource, subresource and verb',
+      ['plane', 'user', 'user_agent', 'resource', 'subresource', 'verb'],
+      [registry],
+    );
   }
 
   count(write: CountedWrite): void {

@@ -9,8 +9,10 @@
  * makes a RuntimeMetrics its thread's observer: the process's or the thread's own, not a controller's.
  * `result` of `controller_runtime_reconcile_total` is one of RECONCILE_RESULTS: controller-runtime's
  * four, and `stale` for a write that lost a race (runtime/controller.ts has the table).
+ * The counters and histograms, touched on every enqueue, reconcile and request, are hot-metrics.ts's.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
+import { HotCounter, HotHistogram } from './hot-metrics.ts';
 import { observeRequestLatency } from '../client/request-latency.ts';
 
 export const RECONCILE_RESULTS = ['success', 'error', 'requeue', 'requeue_after', 'stale'] as const;
@@ -29,44 +31,44 @@ const REQUEST_LATENCY_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 3
 const QUEUE_DURATION_BUCKETS = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000];
 
 export class RuntimeMetrics {
-  readonly reconcileTotal: Counter<'controller' | 'result'>;
-  readonly reconcileErrors: Counter<'controller'>;
-  readonly terminalReconcileErrors: Counter<'controller'>;
-  readonly reconcileTime: Histogram<'controller'>;
+  readonly reconcileTotal: HotCounter<'controller' | 'result'>;
+  readonly reconcileErrors: HotCounter<'controller'>;
+  readonly terminalReconcileErrors: HotCounter<'controller'>;
+  readonly reconcileTime: HotHistogram<'controller'>;
   readonly maxConcurrentReconciles: Gauge<'controller'>;
   readonly workqueueDepth: Gauge<'name'>;
-  readonly workqueueAdds: Counter<'name'>;
-  readonly workqueueQueueDuration: Histogram<'name'>;
-  readonly workqueueRetries: Counter<'name'>;
-  readonly restClientRequestDuration: Histogram<'verb' | 'host'>;
+  readonly workqueueAdds: HotCounter<'name'>;
+  readonly workqueueQueueDuration: HotHistogram<'name'>;
+  readonly workqueueRetries: HotCounter<'name'>;
+  readonly restClientRequestDuration: HotHistogram<'verb' | 'host'>;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
-    this.reconcileTotal = new Counter({
-      name: 'controller_runtime_reconcile_total',
-      help: 'Total number of reconciliations per controller',
-      labelNames: ['controller', 'result'],
+    this.reconcileTotal = new HotCounter(
+      'controller_runtime_reconcile_total',
+      'Total number of reconciliations per controller',
+      ['controller', 'result'],
       registers,
-    });
-    this.reconcileErrors = new Counter({
-      name: 'controller_runtime_reconcile_errors_total',
-      help: 'Total number of reconciliation errors per controller',
-      labelNames: ['controller'],
+    );
+    this.reconcileErrors = new HotCounter(
+      'controller_runtime_reconcile_errors_total',
+      'Total number of reconciliation errors per controller',
+      ['controller'],
       registers,
-    });
-    this.terminalReconcileErrors = new Counter({
-      name: 'controller_runtime_terminal_reconcile_errors_total',
-      help: 'Total number of terminal reconciliation errors per controller',
-      labelNames: ['controller'],
+    );
+    this.terminalReconcileErrors = new HotCounter(
+      'controller_runtime_terminal_reconcile_errors_total',
+      'Total number of terminal reconciliation errors per controller',
+      ['controller'],
       registers,
-    });
-    this.reconcileTime = new Histogram({
-      name: 'controller_runtime_reconcile_time_seconds',
-      help: 'Length of time per reconciliation per controller',
-      labelNames: ['controller'],
-      buckets: RECONCILE_TIME_BUCKETS,
+    );
+    this.reconcileTime = new HotHistogram(
+      'controller_runtime_reconcile_time_seconds',
+      'Length of time per reconciliation per controller',
+      ['controller'],
+      RECONCILE_TIME_BUCKETS,
       registers,
-    });
+    );
     // Summed over the started controllers of one name (a fleet runs one per cell); absent until
     // the first starts, 0 once all have stopped: it tells that a process's controllers run.
     this.maxConcurrentReconciles = new Gauge({
@@ -81,32 +83,32 @@ export class RuntimeMetrics {
       labelNames: ['name'],
       registers,
     });
-    this.workqueueAdds = new Counter({
-      name: 'workqueue_adds_total',
-      help: 'Total number of adds handled by workqueue',
-      labelNames: ['name'],
+    this.workqueueAdds = new HotCounter(
+      'workqueue_adds_total',
+      'Total number of adds handled by workqueue',
+      ['name'],
       registers,
-    });
-    this.workqueueQueueDuration = new Histogram({
-      name: 'workqueue_queue_duration_seconds',
-      help: 'How long in seconds an item stays in workqueue before being requested',
-      labelNames: ['name'],
-      buckets: QUEUE_DURATION_BUCKETS,
+    );
+    this.workqueueQueueDuration = new HotHistogram(
+      'workqueue_queue_duration_seconds',
+      'How long in seconds an item stays in workqueue before being requested',
+      ['name'],
+      QUEUE_DURATION_BUCKETS,
       registers,
-    });
-    this.workqueueRetries = new Counter({
-      name: 'workqueue_retries_total',
-      help: 'Total number of retries handled by workqueue',
-      labelNames: ['name'],
+    );
+    this.workqueueRetries = new HotCounter(
+      'workqueue_retries_total',
+      'Total number of retries handled by workqueue',
+      ['name'],
       registers,
-    });
-    this.restClientRequestDuration = new Histogram({
-      name: 'rest_client_request_duration_seconds',
-      help: 'Request latency in seconds. Broken down by verb, and host.',
-      labelNames: ['verb', 'host'],
-      buckets: REQUEST_LATENCY_BUCKETS,
+    );
+    this.restClientRequestDuration = new HotHistogram(
+      'rest_client_request_duration_seconds',
+      'Request latency in seconds. Broken down by verb, and host.',
+      ['verb', 'host'],
+      REQUEST_LATENCY_BUCKETS,
       registers,
-    });
+    );
   }
 
   /**

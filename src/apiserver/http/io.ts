@@ -34,8 +34,18 @@ export async function readBody(req: ServerRequest): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Media types by Content-Type value: a handful in practice, read several times per request. */
+const mediaTypes = new Map<string, string>();
+const MEDIA_TYPES_KEPT = 64;
+
 export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const header = contentType ?? '';
+  const known = mediaTypes.get(header);
+  if (known !== undefined) return known;
+  const type = header.split(';')[0].trim().toLowerCase();
+  // Bounded: a client inventing values gets the same answer, only not remembered.
+  if (mediaTypes.size < MEDIA_TYPES_KEPT) mediaTypes.set(header, type);
+  return type;
 }
 
 /** Decodes a JSON, YAML (apply) or protobuf body into a JSON value no deeper than MAX_JSON_DEPTH. */
