@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Counter, Histogram, Registry } from 'prom-client';
-import { HotCounter, HotHistogram } from './hot-metrics.ts';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { HotCounter, HotGauge, HotHistogram } from './hot-metrics.ts';
 
 type Values = { value: number; labels: Record<string, unknown>; metricName?: string }[];
 const plain = (values: Values) =>
@@ -65,6 +65,33 @@ describe('hot metrics', () => {
     assert.equal(await ours.metrics(), await theirs.metrics());
     assert.deepEqual(plain((await hot.get()).values), plain((await reference.get()).values));
     assert.throws(() => hot.observe({ verb: 'GET', host: 'hub' }, Number.NaN), /not a number/);
+  });
+
+  it('a gauge exposes what prom-client exposes after the same sets, increments and decrements', async () => {
+    const ours = new Registry();
+    const theirs = new Registry();
+    const hot = new HotGauge('depth', 'Depth', ['name'], [ours]);
+    const reference = new Gauge({ name: 'depth', help: 'Depth', labelNames: ['name'], registers: [theirs] });
+    for (const gauge of [hot, reference]) {
+      gauge.set({ name: 'claim' }, 0);
+      gauge.inc({ name: 'claim' });
+      gauge.inc({ name: 'interface' }, 3);
+      gauge.dec({ name: 'claim' });
+      gauge.dec({ name: 'interface' }, 1);
+    }
+    assert.equal(await ours.metrics(), await theirs.metrics());
+    assert.deepEqual(plain((await hot.get()).values), plain((await reference.get()).values));
+  });
+
+  it('a metric without labels has one series', async () => {
+    const ours = new Registry();
+    const theirs = new Registry();
+    const hot = new HotCounter('starts_total', 'Starts', [], [ours]);
+    const reference = new Counter({ name: 'starts_total', help: 'Starts', registers: [theirs] });
+    hot.inc({});
+    hot.inc({}, 2);
+    reference.inc(3);
+    assert.equal(await ours.metrics(), await theirs.metrics());
   });
 
   it("keeps a copy of the first call's labels, not the caller's object", async () => {

@@ -9,10 +9,10 @@
  * makes a RuntimeMetrics its thread's observer: the process's or the thread's own, not a controller's.
  * `result` of `controller_runtime_reconcile_total` is one of RECONCILE_RESULTS: controller-runtime's
  * four, and `stale` for a write that lost a race (runtime/controller.ts has the table).
- * The counters and histograms, touched on every enqueue, reconcile and request, are hot-metrics.ts's.
+ * Every metric here, touched on every enqueue, reconcile and request, is hot-metrics.ts's.
  */
-import { Gauge, Registry } from 'prom-client';
-import { HotCounter, HotHistogram } from './hot-metrics.ts';
+import { Registry } from 'prom-client';
+import { HotCounter, HotGauge, HotHistogram } from './hot-metrics.ts';
 import { observeRequestLatency } from '../client/request-latency.ts';
 
 export const RECONCILE_RESULTS = ['success', 'error', 'requeue', 'requeue_after', 'stale'] as const;
@@ -35,8 +35,8 @@ export class RuntimeMetrics {
   readonly reconcileErrors: HotCounter<'controller'>;
   readonly terminalReconcileErrors: HotCounter<'controller'>;
   readonly reconcileTime: HotHistogram<'controller'>;
-  readonly maxConcurrentReconciles: Gauge<'controller'>;
-  readonly workqueueDepth: Gauge<'name'>;
+  readonly maxConcurrentReconciles: HotGauge<'controller'>;
+  readonly workqueueDepth: HotGauge<'name'>;
   readonly workqueueAdds: HotCounter<'name'>;
   readonly workqueueQueueDuration: HotHistogram<'name'>;
   readonly workqueueRetries: HotCounter<'name'>;
@@ -71,18 +71,13 @@ export class RuntimeMetrics {
     );
     // Summed over the started controllers of one name (a fleet runs one per cell); absent until
     // the first starts, 0 once all have stopped: it tells that a process's controllers run.
-    this.maxConcurrentReconciles = new Gauge({
-      name: 'controller_runtime_max_concurrent_reconciles',
-      help: 'Maximum number of concurrent reconciles per controller',
-      labelNames: ['controller'],
+    this.maxConcurrentReconciles = new HotGauge(
+      'controller_runtime_max_concurrent_reconciles',
+      'Maximum number of concurrent reconciles per controller',
+      ['controller'],
       registers,
-    });
-    this.workqueueDepth = new Gauge({
-      name: 'workqueue_depth',
-      help: 'Current depth of workqueue',
-      labelNames: ['name'],
-      registers,
-    });
+    );
+    this.workqueueDepth = new HotGauge('workqueue_depth', 'Current depth of workqueue', ['name'], registers);
     this.workqueueAdds = new HotCounter(
       'workqueue_adds_total',
       'Total number of adds handled by workqueue',
