@@ -6,12 +6,12 @@
  * Guarantees:
  * - every IPClaim is named after the claim and this cell (`<claim>.<cell>-<discriminator>`) and
  *   labelled with the cell, so claims of one name in two cells never share an address;
- * - `allocateAll` creates each IPClaim and reads it only when the create is refused, so a retry
- *   (names are deterministic) reuses what an earlier attempt made, and a new claim, the common
- *   case, costs one request per address (embedded IPAM refuses a duplicate create before it
- *   allocates anything; differs from §10's order, read then create, with the same outcome); on
- *   any refusal it rolls back exactly the IPClaims this attempt created, and a failed rollback
- *   is logged, not thrown — the next attempt finds them by name;
+ * - `allocateAll` reads each IPClaim before creating it, so a retry (names are deterministic)
+ *   reuses what an earlier attempt made; a refused create is read once more (a lost race); on any
+ *   refusal it rolls back exactly the IPClaims this attempt created, and a failed rollback is
+ *   logged, not thrown — the next attempt finds them by name (creating first, one request less
+ *   per address, was tried: the interface then more often beats its Subnet to the cell, and the
+ *   gateway rewrite that follows costs more writes than the read saves; bench/README);
  * - `checkAllocations` never reallocates; it only reports what it finds;
  * - `releaseIpClaims` tolerates what is already gone and throws every other error together;
  *   it deletes the IPAllocation named after the IPClaim even when the IPClaim is already gone,
@@ -102,6 +102,8 @@ async function allocateOne(
   target: AllocationTarget,
 ): Promise<OneOutcome> {
   const { ipam, projectNamespace } = target;
+  const existing = await ipam.claims.get(claimName, projectNamespace);
+  if (existing) return { claim: existing, created: false };
   try {
     const claim = await ipam.claims.create({
       metadata: { name: claimName, namespace: projectNamespace, labels: { [CELL_LABEL]: target.cell } },

@@ -8,9 +8,7 @@
  *   families have been checked; addresses are allocated all or none (allocation.ts);
  * - an interface is adopted (claim-bind.ts) only when it satisfies the claim, and a lost
  *   interface is rebuilt on the same IPClaims; a missing allocation is reported once per finding
- *   and never repaired; an interface built in this reconcile is not checked against the IPClaims
- *   it was just built from (differs from §10 step 10, which reads them again: the next reconcile,
- *   which the data plane's conditions bring within milliseconds, checks them);
+ *   and never repaired;
  * - a refusal an event will end — the identity, the namespace's labels, the context and its
  *   families — waits for that event (controllers.md §0: the backstop exists only where no watch
  *   covers the condition); a refusal from IPAM, which has no watch, or by an interface (whose
@@ -135,19 +133,13 @@ export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): P
   );
   if ('refusal' in bound) return reject(claim, bound.refusal, deps, bound.watched);
   await holdNetwork(namespace, network, deps, bound.iface);
-  return report(claim, bound, context, ipam, route.projectNamespace, deps);
+  return report(claim, bound.iface, context, ipam, route.projectNamespace, deps);
 }
 
 interface Placement {
   ipam: ProjectIpam;
   projectNamespace: string;
   location: string;
-}
-
-/** The interface a claim holds; `built` when this reconcile built it from the IPClaims it just read. */
-interface Bound {
-  iface: NetworkInterface;
-  built: boolean;
 }
 
 /** Step 8: the interface this claim holds, adopted or newly built. */
@@ -157,7 +149,7 @@ async function bind(
   placement: Placement,
   deps: ClaimDeps,
   log: Logger,
-): Promise<Bound | { refusal: Refusal; watched: boolean }> {
+): Promise<{ iface: NetworkInterface } | { refusal: Refusal; watched: boolean }> {
   const namespace = claim.metadata.namespace!;
   const interfaceName = claimedInterfaceName(claim.metadata.name!, claim.spec);
   const existing = deps.interfaces.get(namespace, interfaceName);
@@ -165,7 +157,7 @@ async function bind(
     // An interface's events wake only the claims it names, not one refused for wanting it.
     const refusal = adoptionRefusal(existing, claim);
     if (refusal) return { refusal, watched: false };
-    return { iface: await adopt(existing, claim.metadata.name!, deps.interfaceClient), built: false };
+    return { iface: await adopt(existing, claim.metadata.name!, deps.interfaceClient) };
   }
   const planned = await newInterfaceRequests(claim, placement.ipam);
   if ('refusal' in planned) return { refusal: planned.refusal, watched: false };
@@ -193,7 +185,7 @@ async function bind(
       context.metadata.name!,
       subnets,
     ).addresses;
-    return { iface: await deps.interfaceClient.create(built), built: true };
+    return { iface: await deps.interfaceClient.create(built) };
   } catch (err) {
     // The store is behind an interface that exists: its event wakes this claim again.
     if (isAlreadyExists(err))
@@ -202,19 +194,16 @@ async function bind(
   }
 }
 
-/**
- * Steps 10–13 on a bound interface. One built in this reconcile holds what its IPClaims held a
- * moment ago, so they are not read again: IPAM has no watch, and the next reconcile checks them.
- */
+/** Steps 10–13 on a bound interface. */
 async function report(
   claim: NetworkInterfaceClaim,
-  { iface: bound, built }: Bound,
+  bound: NetworkInterface,
   context: NetworkContext,
   ipam: ProjectIpam,
   projectNamespace: string,
   deps: ClaimDeps,
 ): Promise<Outcome> {
-  const findings = built ? [] : await checkAllocations(bound, ipam, projectNamespace, deps.cell);
+  const findings = await checkAllocations(bound, ipam, projectNamespace, deps.cell);
   // A finding is new unless the claim already reports it; read the claim itself, not the store,
   // which may not have seen the status the previous reconcile wrote.
   const current =
