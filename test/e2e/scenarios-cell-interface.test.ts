@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import type { NetworkInterface } from '../../src/apis/networking/v1alpha/network-interface.ts';
 import {
   bound,
   createClaim,
@@ -28,17 +29,38 @@ async function ipClaimUids(fixture: CellScenario): Promise<string[]> {
     .sort();
 }
 
+/** Deletes the Retain claim `name` and waits for its interface to be kept, unbound and Available. */
+async function releaseRetained(fixture: CellScenario, name: string): Promise<void> {
+  await fixture.claims.delete(name, fixture.H);
+  await until(
+    async () => (await fixture.interfaces.get(name, fixture.H))?.status?.phase === 'Available',
+    WITHIN,
+    `${name} to be Available`,
+  );
+}
+
+/** Deletes the interface `name` under its live claim and returns the one the claim rebuilds. */
+async function rebuiltAfterDelete(fixture: CellScenario, name: string): Promise<NetworkInterface> {
+  const before = (await fixture.interfaces.get(name, fixture.H))!;
+  await fixture.interfaces.delete(name, fixture.H);
+  let rebuilt: NetworkInterface | undefined;
+  await until(
+    async () => {
+      rebuilt = await fixture.interfaces.get(name, fixture.H);
+      return rebuilt !== undefined && rebuilt.metadata.uid !== before.metadata.uid;
+    },
+    WITHIN,
+    'the claim to rebuild the interface',
+  );
+  return rebuilt!;
+}
+
 describe('interface controller', () => {
   it('S99 deleting a retained interface releases it', async () => {
     k = await startFixtureK();
     await createClaim(k, 'keep-eth0', { reclaimPolicy: 'Retain' });
     await bound(k, 'keep-eth0');
-    await k.claims.delete('keep-eth0', k.H);
-    await until(
-      async () => (await k!.interfaces.get('keep-eth0', k!.H))?.status?.phase === 'Available',
-      WITHIN,
-      'keep-eth0 to be Available',
-    );
+    await releaseRetained(k, 'keep-eth0');
     assert.ok(await k.ipClaims.get('keep-eth0.cell-a-f-ipv6', 'default'));
     await k.interfaces.delete('keep-eth0', k.H);
     await until(
@@ -63,16 +85,7 @@ describe('interface controller', () => {
     await bound(k, 'web-0-eth0');
     const before = (await k.interfaces.get('web-0-eth0', k.H))!;
     const ipClaims = await ipClaimUids(k);
-    await k.interfaces.delete('web-0-eth0', k.H);
-    await until(
-      async () => {
-        const iface = await k!.interfaces.get('web-0-eth0', k!.H);
-        return iface !== undefined && iface.metadata.uid !== before.metadata.uid;
-      },
-      WITHIN,
-      'the claim to rebuild the interface',
-    );
-    const rebuilt = (await k.interfaces.get('web-0-eth0', k.H))!;
+    const rebuilt = await rebuiltAfterDelete(k, 'web-0-eth0');
     assert.deepEqual(
       rebuilt.spec.addresses?.map((a) => a.address),
       before.spec.addresses?.map((a) => a.address),
@@ -115,12 +128,7 @@ describe('interface controller', () => {
     k = await startFixtureK();
     await createClaim(k, 'keep-eth0', { reclaimPolicy: 'Retain', ipFamilies: ['IPv6', 'IPv4'] });
     await bound(k, 'keep-eth0');
-    await k.claims.delete('keep-eth0', k.H);
-    await until(
-      async () => (await k!.interfaces.get('keep-eth0', k!.H))?.status?.phase === 'Available',
-      WITHIN,
-      'keep-eth0 to be Available',
-    );
+    await releaseRetained(k, 'keep-eth0');
     await createClaim(k, 'keep-eth0', { reclaimPolicy: 'Retain', ipFamilies: ['IPv6'] });
     await bound(k, 'keep-eth0');
     const adopted = (await k.interfaces.get('keep-eth0', k.H))!;
@@ -130,15 +138,7 @@ describe('interface controller', () => {
     );
     const keptClaims = async () => (await ipClaimUids(k!)).filter((c) => c.startsWith('keep-eth0.'));
     const [ipv6] = (await keptClaims()).filter((c) => c.startsWith('keep-eth0.cell-a-f-ipv6@'));
-    await k.interfaces.delete('keep-eth0', k.H);
-    await until(
-      async () => {
-        const iface = await k!.interfaces.get('keep-eth0', k!.H);
-        return iface !== undefined && iface.metadata.uid !== adopted.metadata.uid;
-      },
-      WITHIN,
-      'the claim to rebuild the interface',
-    );
+    await rebuiltAfterDelete(k, 'keep-eth0');
     await until(
       async () => !(await k!.ipClaims.get('keep-eth0.cell-a-f-ipv4', 'default')),
       WITHIN,
