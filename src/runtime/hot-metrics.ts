@@ -1,17 +1,17 @@
 /**
- * Counters and histograms for the hot paths — every write, request, enqueue and reconcile — that
- * a prom-client Registry exposes exactly as it exposes prom-client's own Counter and Histogram of
- * the same name, help, label names and buckets.
+ * Counters, gauges and histograms for the hot paths — every write, request, enqueue and
+ * reconcile — that a prom-client Registry exposes as it exposes prom-client's own Counter, Gauge
+ * and Histogram of the same name, help, label names and buckets.
  *
  * Why: prom-client checks, copies and hashes the label object on every call (in a 1,000-binding
  * burst about 3 % of the fleet's CPU went there); these find a series by one Map lookup per
  * label, on the values the caller holds, building no key.
  *
- * Guarantees: the exposition text and `get()` equal prom-client's after the same calls when the
- * callers' label objects list the labels in label-name order (a test runs both; the text lists
- * a series' labels in that order; a gauge likewise); every label is given on every call (the types ask for all of
- * them); a series is kept from its first call until `reset()`; a label set's values are copied,
- * never the caller's object.
+ * Guarantees: the exposition text and `get()` are prom-client's after the same calls, but for the
+ * order of a series' labels, always the label names' order here (prom-client keeps the order of
+ * the first call's object; a test runs both side by side); every label is given on every call
+ * (the types ask for all of them); a series is kept from its first call until `reset()`, with a
+ * copy of its label values, never the caller's object.
  */
 import type { Metric, Registry } from 'prom-client';
 
