@@ -55,6 +55,19 @@ async function rebuiltAfterDelete(fixture: CellScenario, name: string): Promise<
   return rebuilt!;
 }
 
+/** Waits for the interface `name` to go with its IPv6 IPClaim and that IPClaim's IPAllocation. */
+async function addressesFreedWith(fixture: CellScenario, name: string): Promise<void> {
+  const ipClaim = `${name}.cell-a-f-ipv6`;
+  await until(
+    async () =>
+      !(await fixture.interfaces.get(name, fixture.H)) &&
+      !(await fixture.ipClaims.get(ipClaim, 'default')) &&
+      !(await fixture.ipAllocations.get(ipClaim, 'default')),
+    WITHIN,
+    `the interface ${name}, IPClaim ${ipClaim} and its IPAllocation to go`,
+  );
+}
+
 describe('interface controller', () => {
   it('S99 deleting a retained interface releases it', async () => {
     k = await startFixtureK();
@@ -63,14 +76,7 @@ describe('interface controller', () => {
     await releaseRetained(k, 'keep-eth0');
     assert.ok(await k.ipClaims.get('keep-eth0.cell-a-f-ipv6', 'default'));
     await k.interfaces.delete('keep-eth0', k.H);
-    await until(
-      async () =>
-        !(await k!.interfaces.get('keep-eth0', k!.H)) &&
-        !(await k!.ipClaims.get('keep-eth0.cell-a-f-ipv6', 'default')) &&
-        !(await k!.ipAllocations.get('keep-eth0.cell-a-f-ipv6', 'default')),
-      WITHIN,
-      'the interface, keep-eth0-f-ipv6 and its retained IPAllocation to go',
-    );
+    await addressesFreedWith(k, 'keep-eth0');
     await createClaim(k, 'keep-eth0', { reclaimPolicy: 'Retain' });
     const rebound = await bound(k, 'keep-eth0');
     assert.equal(rebound.status?.addresses?.[0].address, 'fd20::1:0:0/96');
@@ -114,14 +120,7 @@ describe('interface controller', () => {
     await k.claims.delete('keep-eth0', k.H);
     await until(async () => !(await k!.claims.get('keep-eth0', k!.H)), WITHIN, 'the claim to go');
     await k.interfaces.patchMerge('keep-eth0', k.H, { metadata: { finalizers: null } });
-    await until(
-      async () =>
-        !(await k!.interfaces.get('keep-eth0', k!.H)) &&
-        !(await k!.ipClaims.get('keep-eth0.cell-a-f-ipv6', 'default')) &&
-        !(await k!.ipAllocations.get('keep-eth0.cell-a-f-ipv6', 'default')),
-      WITHIN,
-      'the interface, its IPClaim and its IPAllocation to go',
-    );
+    await addressesFreedWith(k, 'keep-eth0');
   });
 
   it('S137 deleting an adopted interface under a live claim releases what the claim does not ask for', async () => {
