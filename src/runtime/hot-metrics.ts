@@ -25,8 +25,6 @@ abstract class HotMetric<L extends string, Series extends { labels: Labels<L> }>
   /** Every series, in the order of first use: what is exposed. */
   protected readonly series: Series[] = [];
   private readonly tree: SeriesTree<Series> = new Map();
-  /** The series of a metric without labels. */
-  private unlabelled: Series | undefined;
 
   constructor(
     readonly name: string,
@@ -42,10 +40,12 @@ abstract class HotMetric<L extends string, Series extends { labels: Labels<L> }>
 
   protected abstract created(labels: Labels<L>): Series;
 
-  /** The series of `labels`: a Map lookup per label on values the caller already holds. */
+  /**
+   * The series of `labels`: a Map lookup per label on values the caller already holds (a metric
+   * without labels keeps its one series under '').
+   */
   protected seriesOf(labels: Labels<L>): Series {
     const names = this.labelNames;
-    if (names.length === 0) return (this.unlabelled ??= this.added(labels));
     let level = this.tree;
     const last = names.length - 1;
     for (let i = 0; i < last; i++) {
@@ -57,7 +57,7 @@ abstract class HotMetric<L extends string, Series extends { labels: Labels<L> }>
       }
       level = next;
     }
-    const value = labels[names[last]];
+    const value = last < 0 ? '' : labels[names[last]];
     let found = level.get(value) as Series | undefined;
     if (found === undefined) {
       found = this.added(labels);
@@ -77,7 +77,6 @@ abstract class HotMetric<L extends string, Series extends { labels: Labels<L> }>
   reset(): void {
     this.series.length = 0;
     this.tree.clear();
-    this.unlabelled = undefined;
   }
 }
 
@@ -125,7 +124,7 @@ export class HotGauge<L extends string> extends HotValue<L> {
 
 interface HistogramSeries<L extends string> {
   labels: Labels<L>;
-  /** Observations per bucket, not cumulative; the last counts those above every bound. */
+  /** Observations per bound, not cumulative; those above every bound are in `count` alone. */
   buckets: number[];
   sum: number;
   count: number;
@@ -154,7 +153,7 @@ export class HotHistogram<L extends string> extends HotMetric<L, HistogramSeries
   }
 
   protected created(labels: Labels<L>): HistogramSeries<L> {
-    return { labels, buckets: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
+    return { labels, buckets: new Array<number>(this.bounds.length).fill(0), sum: 0, count: 0 };
   }
 
   observe(labels: Labels<L>, value: number): void {
@@ -162,7 +161,7 @@ export class HotHistogram<L extends string> extends HotMetric<L, HistogramSeries
     const series = this.seriesOf(labels);
     let bucket = 0;
     while (bucket < this.bounds.length && value > this.bounds[bucket]) bucket++;
-    series.buckets[bucket]++;
+    if (bucket < this.bounds.length) series.buckets[bucket]++;
     series.sum += value;
     series.count++;
   }
