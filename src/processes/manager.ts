@@ -36,7 +36,7 @@ import { locationPublisherController } from '../controllers/hub/location-publish
 import { presenceController } from '../controllers/hub/presence.ts';
 import { networkController } from '../controllers/project/network.ts';
 import { networkContextController } from '../controllers/project/networkcontext.ts';
-import { replicatorController } from '../controllers/project/replicator.ts';
+import { managerReplicatorController } from '../controllers/project/replicator.ts';
 import { interfaceProjectorController } from '../controllers/hub/interface-projector.ts';
 
 export const MANAGER_LEASE = 'netpresence-manager';
@@ -46,7 +46,7 @@ export const MANAGER_LEASE_NAMESPACE = 'kube-system';
 export const PROJECT_CONTROLLERS: ControllerDefinition[] = [
   networkController,
   networkContextController,
-  replicatorController,
+  managerReplicatorController,
   interfaceProjectorController,
 ];
 /** Run by the Lease holder only. */

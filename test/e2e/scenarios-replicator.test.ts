@@ -1,6 +1,9 @@
 /**
  * Scenarios 47–51 (scenarios.md §6): the replicator alone, mirroring project-plane contexts and
- * subnets of `project-alpha` into the hub. The sources are written by the test.
+ * subnets of `project-alpha` into the hub. The sources are written by the test. Scenarios 138–139
+ * (ours): the replicator as the manager runs it, beside the networkcontext controller, where a
+ * context's first copy awaits its Subnet's; the decisions that controller would write are
+ * written by the test.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -24,7 +27,12 @@ import {
   CPP_PERMANENT_ID_LABEL,
 } from '../../src/apis/policy/v1alpha1/cluster-propagation-policy.ts';
 import type { KubeObject } from '../../src/client/types.ts';
-import { replicatorController } from '../../src/controllers/project/replicator.ts';
+import type { ControllerDefinition } from '../../src/runtime/manager-context.ts';
+import { conditionTime } from '../../src/runtime/conditions.ts';
+import {
+  managerReplicatorController,
+  replicatorController,
+} from '../../src/controllers/project/replicator.ts';
 import { C, NAMESPACES, VPC } from '../support/hub-fixtures.ts';
 import {
   ALPHA,
@@ -41,8 +49,11 @@ import { startScenario, type Scenario } from '../support/scenario.ts';
 const PLANE = planeOf(ALPHA);
 const SUBNET = `${C}-ipv6`;
 
-async function withReplicator(body: (s: Scenario, H: string) => Promise<void>): Promise<void> {
-  const s = await startScenario({ projects: [ALPHA], controllers: [replicatorController] });
+async function withReplicator(
+  body: (s: Scenario, H: string) => Promise<void>,
+  replicator: ControllerDefinition = replicatorController,
+): Promise<void> {
+  const s = await startScenario({ projects: [ALPHA], controllers: [replicator] });
   try {
     const namespace = (await s.client(PLANE, NAMESPACES).get('default'))!;
     await body(s, hubNamespaceName(namespace.metadata.uid!));
@@ -57,13 +68,17 @@ const sourceLabels = {
   [NETWORK_UID_LABEL]: 'uid-of-vpc',
 };
 
-async function createContext(s: Scenario): Promise<NetworkContext> {
+async function createContext(
+  s: Scenario,
+  name = C,
+  ipFamilies: ('IPv6' | 'IPv4')[] = ['IPv6'],
+): Promise<NetworkContext> {
   return s.client<NetworkContext>(PLANE, NETWORK_CONTEXTS).create({
-    metadata: { name: C, namespace: 'default', labels: sourceLabels },
+    metadata: { name, namespace: 'default', labels: sourceLabels },
     spec: {
       network: { name: VPC },
       location: { name: US_CENTRAL_1 },
-      ipFamilies: ['IPv6'],
+      ipFamilies,
       mtu: 1460,
       networkGeneration: 1,
     },
@@ -284,4 +299,81 @@ describe('replicator', () => {
       const restored = await copy<NetworkContext>(s, NETWORK_CONTEXTS, H, C);
       assert.deepEqual(restored.status, seededStatus(['Ready']));
     }));
+});
+
+/** Waits for the source `name` to carry the replicator's finalizer: its first pass has run. */
+async function finalized(s: Scenario, id: typeof NETWORK_CONTEXTS, name: string): Promise<void> {
+  await until(
+    async () =>
+      (await s.client(PLANE, id).get(name, 'default'))?.metadata.finalizers?.includes(
+        HUB_REPLICATOR_FINALIZER,
+      ) === true,
+    WITHIN,
+    `${id.kind} ${name} to carry the hub-replicator finalizer`,
+  );
+}
+
+/**
+ * Writes what the networkcontext controller decides, in one status write as it does: Ready,
+ * and the Subnet it names if any.
+ */
+async function decide(s: Scenario, ready: 'True' | 'False', subnet?: string): Promise<void> {
+  const condition = {
+    type: 'Ready',
+    status: ready,
+    reason: ready === 'True' ? 'Ready' : 'NoOfferingPool',
+    message: `Ready is ${ready}`,
+    lastTransitionTime: conditionTime(Date.now()),
+  };
+  await s
+    .client<NetworkContext>(PLANE, NETWORK_CONTEXTS)
+    .patchMerge(
+      C,
+      'default',
+      { status: { conditions: [condition], ...(subnet && { ipam: { ipv6SubnetRef: { name: subnet } } }) } },
+      { subresource: 'status' },
+    );
+}
+
+describe('replicator beside the networkcontext controller', () => {
+  it('S138 an IPv6 context is copied once it is decided and its Subnet is on the hub, after the Subnet', () =>
+    withReplicator(async (s, H) => {
+      await createContext(s);
+      await finalized(s, NETWORK_CONTEXTS, C);
+      await decide(s, 'True', SUBNET);
+      await createSubnet(s);
+      await finalized(s, SUBNETS, SUBNET);
+      const hubContext = await copy<NetworkContext>(s, NETWORK_CONTEXTS, H, C);
+      const hubSubnet = (await s.client<Subnet>('hub', SUBNETS).get(SUBNET, H))!;
+      // Nothing but the replicator writes either copy here, so their resourceVersions are the
+      // hub's revisions of their creates. A copy made on the context's first pass, before the
+      // Subnet existed, would be the older.
+      assert.ok(
+        Number(hubContext.metadata.resourceVersion) > Number(hubSubnet.metadata.resourceVersion),
+        `the context's copy (revision ${hubContext.metadata.resourceVersion}) follows its Subnet's (revision ${hubSubnet.metadata.resourceVersion})`,
+      );
+      assert.deepEqual(hubContext.status, seededStatus(['Ready']), 'status still never travels');
+    }, managerReplicatorController));
+
+  it('S139 an undecided IPv6 context waits; a refused one and an IPv4-only one go at once', () =>
+    withReplicator(async (s, H) => {
+      const copies = s.client<NetworkContext>('hub', NETWORK_CONTEXTS);
+      await createContext(s);
+      await createContext(s, 'v4-us-central-1', ['IPv4']);
+      await copy(s, NETWORK_CONTEXTS, H, 'v4-us-central-1');
+      await finalized(s, NETWORK_CONTEXTS, C);
+      assert.equal(
+        await copies.get(C, H),
+        undefined,
+        'no copy while the networkcontext controller has not decided',
+      );
+      await decide(s, 'False');
+      const hubContext = await copy<NetworkContext>(s, NETWORK_CONTEXTS, H, C);
+      assert.equal(
+        await s.client('hub', SUBNETS).get(SUBNET, H),
+        undefined,
+        'a refused context names no Subnet',
+      );
+      assert.equal(hubContext.metadata.labels?.[UPSTREAM_KIND_LABEL], 'NetworkContext');
+    }, managerReplicatorController));
 });

@@ -17,6 +17,17 @@
  * 'reread'`, runtime/controller.ts); a copy create refused because the copy exists ends the
  * reconcile quietly, and the copy's ADDED event wakes the key. A source still without the
  * finalizer is woken by any change, status included.
+ *
+ * Beside the networkcontext controller (`contextCopiesAwaitSubnets`, as the manager runs it), a
+ * context's first hub copy waits for the Subnet its cells will need with it (differs from §6,
+ * which copies at once): a context carrying IPv6 is copied once that controller has decided —
+ * its `Ready` is no longer the seed — and, when the decision names a Subnet, once that Subnet's
+ * hub copy exists. The propagation engine then carries the Subnet to the cells first, so a cell
+ * builds a claim's interface with its gateway instead of building it without one and rewriting
+ * it when the Subnet lands (§10, the gateway rule; about seven writes an interface in a burst,
+ * where half the Subnets used to lose that race). A context IPAM refused, or one no class
+ * addresses, is copied as soon as that is decided. Only a copy's create waits: a copy that
+ * exists follows its source at once. Alone (scenarios 47–51), the replicator copies at once.
  */
 import { NETWORKING_GROUP } from '../../apis/networking/v1alpha/group.ts';
 import { LOCATION_LABEL, NETWORK_LABEL } from '../../apis/common/labels.ts';
@@ -33,8 +44,9 @@ import {
 import {
   HUB_REPLICATOR_FINALIZER,
   networkContextKind,
+  type NetworkContext,
 } from '../../apis/networking/v1alpha/network-context.ts';
-import { subnetKind } from '../../apis/networking/v1alpha/subnet.ts';
+import { subnetKind, type Subnet } from '../../apis/networking/v1alpha/subnet.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
 import type { KubeObject, ResourceClient } from '../../client/types.ts';
 import {
@@ -46,6 +58,7 @@ import {
 } from '../../runtime/controller.ts';
 import type { Informer, InformerEvent, ObjectStore } from '../../runtime/informer-contract.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import { findCondition } from '../../runtime/conditions.ts';
 import { projectPlaneName, type EngagedPlane } from '../../runtime/planes.ts';
 import { watches, type Predicate, type Trigger } from '../../runtime/triggers.ts';
 import type { ControllerDefinition, ManagerContext } from '../../runtime/manager-context.ts';
@@ -87,7 +100,13 @@ export interface HubKind {
   client: ResourceClient<Replicated>;
 }
 
+export interface ReplicatorConfig {
+  /** A context's first copy waits for its Subnet's (see the module comment). */
+  contextCopiesAwaitSubnets: boolean;
+}
+
 export interface ReplicatorDeps {
+  config: ReplicatorConfig;
   hub: Record<ReplicatedKind, HubKind>;
   hubNamespaces: ObjectStore;
   hubNamespacesClient: ResourceClient;
@@ -175,6 +194,8 @@ async function ensureCopy(
   const labels = copyLabels(key, source);
   const held = copies.get(hubNamespace, key.name);
   if (!held) {
+    // The source's status change or the Subnet copy's ADDED event wakes the key (triggers).
+    if (deps.config.contextCopiesAwaitSubnets && copyAwaitsSubnet(key, source, hubNamespace, deps)) return;
     const owned = Object.fromEntries(Object.entries(labels).filter(([, value]) => value !== null)) as Record<
       string,
       string
@@ -199,6 +220,33 @@ async function ensureCopy(
     ...(labelChanges && { metadata: { labels: labelChanges } }),
     ...(specChanges !== undefined && { spec: specChanges }),
   });
+}
+
+/**
+ * Whether a context's first copy still waits: it carries IPv6 and the networkcontext controller
+ * has not decided yet (`Ready` is the seed, or absent), or has named a Subnet whose hub copy is
+ * not in the hub namespace yet.
+ */
+function copyAwaitsSubnet(
+  key: ReplicaKey,
+  source: Replicated,
+  hubNamespace: string,
+  deps: ReplicatorDeps,
+): boolean {
+  if (key.kind !== 'NetworkContext') return false;
+  const context = source as NetworkContext;
+  if (!(context.spec?.ipFamilies ?? []).includes('IPv6')) return false;
+  const [ready, subnet] = subnetDecision(context);
+  if (ready === undefined || ready === 'Unknown') return true;
+  return subnet !== undefined && deps.hub.Subnet.copies.get(hubNamespace, subnet) === undefined;
+}
+
+/** The networkcontext controller's decision on a context: its Ready status and the Subnet it names. */
+function subnetDecision(context: NetworkContext): [string | undefined, string | undefined] {
+  return [
+    findCondition(context.status?.conditions, 'Ready')?.status,
+    context.status?.ipam?.ipv6SubnetRef?.name,
+  ];
 }
 
 /** The labels a copy owns; `null` removes one the source no longer carries. */
@@ -284,6 +332,14 @@ const specOrMetadataChanged: Predicate = (event) =>
   JSON.stringify(event.previous.metadata.finalizers ?? []) !==
     JSON.stringify(event.object.metadata.finalizers ?? []);
 
+/** A context's subnet decision changed: a first copy awaiting it may go (`copyAwaitsSubnet`). */
+const decisionChanged: Predicate = (event) => {
+  if (event.type !== 'MODIFIED' || event.previous === undefined) return false;
+  const [ready, subnet] = subnetDecision(event.object as NetworkContext);
+  const [wasReady, wasSubnet] = subnetDecision(event.previous as NetworkContext);
+  return ready !== wasReady || subnet !== wasSubnet;
+};
+
 /**
  * A source event the replicator acts on: as for copies, and also any change to a live source
  * that does not carry the replicator's finalizer yet — the finalizer write is guarded by the
@@ -292,7 +348,16 @@ const specOrMetadataChanged: Predicate = (event) =>
  */
 export const sourceChanged: Predicate = (event) =>
   specOrMetadataChanged(event) ||
-  (!event.object.metadata.deletionTimestamp && !hasFinalizer(event.object, HUB_REPLICATOR_FINALIZER));
+  (!event.object.metadata.deletionTimestamp && !hasFinalizer(event.object, HUB_REPLICATOR_FINALIZER)) ||
+  decisionChanged(event);
+
+/** A Subnet copy's arrival wakes the context it belongs to, whose first copy may await it. */
+function contextOfSubnetCopy(event: InformerEvent<Replicated>): ReplicaKey[] {
+  if (event.type !== 'ADDED') return [];
+  const key = keyOfCopy(event.object, 'Subnet');
+  const context = (event.object as Subnet).spec?.networkContext?.name;
+  return key && context ? [{ ...key, kind: 'NetworkContext', name: context }] : [];
+}
 
 export function triggers(
   hubCopies: Record<ReplicatedKind, Informer<Replicated>>,
@@ -304,6 +369,7 @@ export function triggers(
   };
   return [
     ...REPLICATED_KINDS.map((kind) => watches(hubCopies[kind], copyKeys(kind), specOrMetadataChanged)),
+    watches(hubCopies.Subnet, contextOfSubnetCopy),
     projects.trigger(),
   ];
 }
@@ -353,7 +419,7 @@ function watchProject(
   };
 }
 
-export const replicatorController: ControllerDefinition = {
+export const replicatorControllerWith = (config: ReplicatorConfig): ControllerDefinition => ({
   name,
   build(ctx: ManagerContext): Controller<ReplicaKey> {
     const hubCopies = {
@@ -366,6 +432,7 @@ export const replicatorController: ControllerDefinition = {
       watchProject(plane, hubCopies),
     );
     const deps: ReplicatorDeps = {
+      config,
       hub: {
         NetworkContext: {
           copies: hubCopies.NetworkContext.store,
@@ -398,4 +465,10 @@ export const replicatorController: ControllerDefinition = {
     for (const trigger of triggers(hubCopies, projects)) controller.watch(trigger);
     return controller;
   },
-};
+});
+
+/** The replicator as §6 has it: every copy made at once. */
+export const replicatorController = replicatorControllerWith({ contextCopiesAwaitSubnets: false });
+
+/** The replicator beside the networkcontext controller, as the manager runs it. */
+export const managerReplicatorController = replicatorControllerWith({ contextCopiesAwaitSubnets: true });
