@@ -33,24 +33,58 @@ import {
   type StaticPlane,
 } from '../runtime/manager-context.ts';
 import { locationPublisherController } from '../controllers/hub/location-publisher.ts';
-import { presenceController } from '../controllers/hub/presence.ts';
+import { presenceControllerWith } from '../controllers/hub/presence.ts';
 import { networkController } from '../controllers/project/network.ts';
-import { networkContextController } from '../controllers/project/networkcontext.ts';
+import {
+  claimsSubnet,
+  networkContextControllerWith,
+  type NetworkContextConfig,
+} from '../controllers/project/networkcontext.ts';
 import { managerReplicatorController } from '../controllers/project/replicator.ts';
 import { interfaceProjectorController } from '../controllers/hub/interface-projector.ts';
+import { SUBNET_CLASS } from '../apis/ipam/v1alpha1/default-set.ts';
+import {
+  HUB_REPLICATOR_FINALIZER,
+  NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER,
+  type NetworkContext,
+} from '../apis/networking/v1alpha/network-context.ts';
 
 export const MANAGER_LEASE = 'netpresence-manager';
 export const MANAGER_LEASE_NAMESPACE = 'kube-system';
 
+/** The networkcontext controller's config; the replicator beside it finalizes every Subnet. */
+const SUBNETS: NetworkContextConfig = {
+  subnetClass: SUBNET_CLASS,
+  subnetFinalizers: [HUB_REPLICATOR_FINALIZER],
+};
+
+/**
+ * The finalizers the project controllers below add to a context — the replicator's to every one,
+ * the networkcontext controller's to one that claims a range — put on it by presence at its
+ * create: two writes a context fewer, and no two controllers racing to add theirs to one object
+ * (a 409 and a re-read each time one loses). Both controllers still add theirs to a context
+ * that lacks it, so a context written by anything else is finalized as before.
+ */
+const contextFinalizers = (spec: NetworkContext['spec']): string[] => [
+  HUB_REPLICATOR_FINALIZER,
+  ...(claimsSubnet(SUBNETS, spec) ? [NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER] : []),
+];
+
 /** Run in every replica (sharded by project once sharding lands). */
 export const PROJECT_CONTROLLERS: ControllerDefinition[] = [
   networkController,
-  networkContextController,
+  networkContextControllerWith(SUBNETS),
   managerReplicatorController,
   interfaceProjectorController,
 ];
-/** Run by the Lease holder only. */
-export const HUB_CONTROLLERS: ControllerDefinition[] = [presenceController, locationPublisherController];
+/**
+ * Run by the Lease holder only. Presence's finalizers are those of PROJECT_CONTROLLERS: a
+ * manager run with other project controllers (`projectControllers`) passes its own hub ones.
+ */
+export const HUB_CONTROLLERS: ControllerDefinition[] = [
+  presenceControllerWith({ contextFinalizers }),
+  locationPublisherController,
+];
 
 export type { ListenAddress };
 

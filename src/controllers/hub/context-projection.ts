@@ -57,11 +57,23 @@ export function projectContext(
   };
 }
 
-export function newContext(name: string, namespace: string, projection: ContextProjection): NetworkContext {
+/** A new context as projected, carrying `finalizers` from its create (PresenceConfig). */
+export function newContext(
+  name: string,
+  namespace: string,
+  projection: ContextProjection,
+  finalizers: readonly string[] = [],
+): NetworkContext {
   return {
     apiVersion: NETWORKING_API_VERSION,
     kind: networkContextKind.kind,
-    metadata: { name, namespace, labels: projection.labels, ownerReferences: [projection.owner] },
+    metadata: {
+      name,
+      namespace,
+      labels: projection.labels,
+      ownerReferences: [projection.owner],
+      ...(finalizers.length > 0 && { finalizers: [...finalizers] }),
+    },
     spec: projection.spec,
   };
 }

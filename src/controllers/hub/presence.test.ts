@@ -154,6 +154,7 @@ interface World {
   contexts?: NetworkContext[];
   locations?: string[];
   refuseCreate?: () => Error;
+  contextFinalizers?: readonly string[];
 }
 
 function world(w: World = {}) {
@@ -176,6 +177,7 @@ function world(w: World = {}) {
     contextsClient: recordingClient(contexts, contextWrites, w.refuseCreate),
   };
   const deps: PresenceDeps = {
+    config: { contextFinalizers: () => w.contextFinalizers ?? [] },
     bindings,
     namespaces,
     projects: {
@@ -287,6 +289,26 @@ describe('presence reconcile', () => {
     const stampAt = hubWrites.findIndex((w) => w.subresource === undefined);
     const reportAt = hubWrites.findIndex((w) => w.subresource === 'status');
     assert.ok(stampAt < reportAt, 'labels are stamped before the report');
+  });
+
+  it('creates a context with the configured finalizers, and never adds them to one that exists', async () => {
+    const finalizers = ['example.com/mirror', 'example.com/range'];
+    const fresh = world({ contextFinalizers: finalizers });
+    await reconcile(KEY, fresh.deps);
+    assert.deepEqual((fresh.contextWrites[0].body as NetworkContext).metadata.finalizers, finalizers);
+    const alone = world();
+    await reconcile(KEY, alone.deps);
+    assert.equal(
+      (alone.contextWrites[0].body as NetworkContext).metadata.finalizers,
+      undefined,
+      'none alone',
+    );
+    const held = world({ contextFinalizers: finalizers, contexts: [context({ ready: true })] });
+    await reconcile(KEY, held.deps);
+    assert.ok(
+      held.contextWrites.every((w) => !JSON.stringify(w.body).includes('finalizers')),
+      'an existing context gets no finalizer from presence',
+    );
   });
 
   it('reports Ready on every holder once the context is Ready', async () => {

@@ -11,6 +11,9 @@
  * so the only timed retry is the 60 s backstop of `ProjectUnresolved`. Writes happen only when
  * something differs (binding-report.ts, context-projection.ts). A reconcile first decides
  * (`decide`, reading only the stores) and then writes that decision in one place (`write`).
+ * A new context carries from its create the finalizers `PresenceConfig` names for its spec (the
+ * manager's project controllers' own; none alone); presence never adds one to a context that
+ * exists, nor removes one.
  * Caveat: a binding never reports its own deletion.
  */
 import { PresenceMetrics } from './presence-metrics.ts';
@@ -94,7 +97,17 @@ export interface ProjectView {
   contextsClient: ResourceClient<NetworkContext>;
 }
 
+export interface PresenceConfig {
+  /**
+   * The finalizers a new context carries from its create: those the project-plane controllers
+   * running beside presence would each add in a write of their own, racing one another for the
+   * context's resourceVersion (the manager's composition, processes/manager.ts). None alone.
+   */
+  contextFinalizers(spec: NetworkContext['spec']): readonly string[];
+}
+
 export interface PresenceDeps {
+  config: PresenceConfig;
   bindings: ObjectStore<NetworkBinding>; // hub, with bindingIndexes
   namespaces: ObjectStore; // hub, with namespaceRoutingIndexes
   /** Which project planes are engaged, and what a listed one holds. */
@@ -168,7 +181,7 @@ async function write(key: PresenceKey, decision: PresenceDecision, deps: Presenc
   const stamped = await stampLabels(holders.bindings, holders.labels, deps.writer);
   let outcome = holders.outcome;
   if (!outcome && project) {
-    const context = await projectOnto(key, project);
+    const context = await projectOnto(key, project, deps.config);
     if (!context) return requeue(); // a create lost a race to a context no event has shown us yet
     outcome = readiness(context, { namespace: project.route.projectNamespace, name: context.metadata.name! });
   }
@@ -286,12 +299,14 @@ function judge(
 async function projectOnto(
   key: PresenceKey,
   { existing, network, route, client }: NonNullable<PresenceDecision['project']>,
+  config: PresenceConfig,
 ): Promise<NetworkContext | undefined> {
   const contextName = networkContextName(key.network, key.location);
   const projection = projectContext(key, route.clusterNameLabel, route.projectNamespace, network);
   if (!existing) {
+    const finalizers = config.contextFinalizers(projection.spec);
     try {
-      return await client.create(newContext(contextName, route.projectNamespace, projection));
+      return await client.create(newContext(contextName, route.projectNamespace, projection, finalizers));
     } catch (err) {
       if (isAlreadyExists(err)) return undefined;
       throw err;
@@ -417,7 +432,7 @@ function watchProject(
   };
 }
 
-export const presenceController: ControllerDefinition = {
+export const presenceControllerWith = (config: PresenceConfig): ControllerDefinition => ({
   name,
   build(ctx: ManagerContext): Controller<PresenceKey> {
     const bindings = ctx.hub.informer<NetworkBinding>(BINDINGS, { indexes: bindingIndexes });
@@ -427,6 +442,7 @@ export const presenceController: ControllerDefinition = {
     );
     const presenceMetrics = new PresenceMetrics(ctx.metrics.registry, () => bindings.store.list());
     const deps: PresenceDeps = {
+      config,
       bindings: bindings.store,
       namespaces: namespaces.store,
       projects,
@@ -454,4 +470,7 @@ export const presenceController: ControllerDefinition = {
     for (const trigger of triggers(bindings, namespaces, projects)) controller.watch(trigger);
     return controller;
   },
-};
+});
+
+/** Presence alone, as controllers.md §5 has it: a new context carries no finalizer. */
+export const presenceController = presenceControllerWith({ contextFinalizers: () => [] });

@@ -51,6 +51,16 @@ export const name = 'networkcontext';
 export interface NetworkContextConfig {
   /** The IPClass of a location's range; empty: no context claims anything. */
   subnetClass: string;
+  /**
+   * The finalizers a new Subnet carries from its create: the replicator's, where it runs beside
+   * this controller (processes/manager.ts), so it need not add it in a write of its own.
+   */
+  subnetFinalizers?: readonly string[];
+}
+
+/** Whether a context claims a range of its location under `config` (step 3). */
+export function claimsSubnet(config: NetworkContextConfig, spec: NetworkContext['spec']): boolean {
+  return config.subnetClass !== '' && (spec.ipFamilies ?? []).includes('IPv6');
 }
 
 /** What one reconcile reads and writes in an engaged project plane. */
@@ -75,9 +85,7 @@ export async function reconcile(key: ProjectObjectKey, deps: NetworkContextDeps)
   const context = plane.contexts.get(key.namespace, key.name);
   if (!context) return;
   if (context.metadata.deletionTimestamp) return releaseSubnet(context, plane, deps);
-  if (deps.config.subnetClass === '' || !(context.spec.ipFamilies ?? []).includes('IPv6')) {
-    return report(context, plane, deps, {});
-  }
+  if (!claimsSubnet(deps.config, context.spec)) return report(context, plane, deps, {});
   return holdSubnet(context, plane, deps);
 }
 
@@ -103,6 +111,7 @@ async function holdSubnet(
     subnets: plane.subnets,
     client: plane.subnetClient,
     now: () => deps.clock.now(),
+    finalizers: deps.config.subnetFinalizers ?? [],
   });
   await report(context, plane, deps, {
     ipamAllocated: {

@@ -36,6 +36,8 @@ export interface SubnetAccess {
   subnets: ObjectStore<Subnet>;
   client: ResourceClient<Subnet>;
   now(): number;
+  /** Carried by a new Subnet from its create (NetworkContextConfig.subnetFinalizers). */
+  finalizers?: readonly string[];
 }
 
 /** Creates or patches the Subnet `<context>-ipv6` for `cidr`, then its status; returns its name. */
@@ -69,7 +71,13 @@ export async function publishSubnet(
   if (!subnet) {
     try {
       subnet = await access.client.create({
-        metadata: { name: subnetName, namespace, labels, ownerReferences: [controllerRef] },
+        metadata: {
+          name: subnetName,
+          namespace,
+          labels,
+          ownerReferences: [controllerRef],
+          ...(access.finalizers?.length && { finalizers: [...access.finalizers] }),
+        },
         spec,
       });
     } catch (err) {
