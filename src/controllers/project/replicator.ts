@@ -348,8 +348,17 @@ const decisionChanged: Predicate = (event) => {
  */
 export const sourceChanged: Predicate = (event) =>
   specOrMetadataChanged(event) ||
-  (!event.object.metadata.deletionTimestamp && !hasFinalizer(event.object, HUB_REPLICATOR_FINALIZER)) ||
-  decisionChanged(event);
+  (!event.object.metadata.deletionTimestamp && !hasFinalizer(event.object, HUB_REPLICATOR_FINALIZER));
+
+/** The source events acted on, per kind: a context's decision too, where its first copy awaits it. */
+function sourcePredicates(config: ReplicatorConfig): Record<ReplicatedKind, Predicate> {
+  return {
+    NetworkContext: config.contextCopiesAwaitSubnets
+      ? (event) => sourceChanged(event) || decisionChanged(event)
+      : sourceChanged,
+    Subnet: sourceChanged,
+  };
+}
 
 /** A Subnet copy's arrival wakes the context it belongs to, whose first copy may await it. */
 function contextOfSubnetCopy(event: InformerEvent<Replicated>): ReplicaKey[] {
@@ -362,6 +371,7 @@ function contextOfSubnetCopy(event: InformerEvent<Replicated>): ReplicaKey[] {
 export function triggers(
   hubCopies: Record<ReplicatedKind, Informer<Replicated>>,
   projects: ProjectPlaneWatch<ReplicaKey, ProjectView>,
+  config: ReplicatorConfig,
 ): Trigger<ReplicaKey>[] {
   const copyKeys = (kind: ReplicatedKind) => (event: InformerEvent<Replicated>) => {
     const keys = [keyOfCopy(event.object, kind), event.previous && keyOfCopy(event.previous, kind)];
@@ -369,7 +379,7 @@ export function triggers(
   };
   return [
     ...REPLICATED_KINDS.map((kind) => watches(hubCopies[kind], copyKeys(kind), specOrMetadataChanged)),
-    watches(hubCopies.Subnet, contextOfSubnetCopy),
+    ...(config.contextCopiesAwaitSubnets ? [watches(hubCopies.Subnet, contextOfSubnetCopy)] : []),
     projects.trigger(),
   ];
 }
@@ -377,7 +387,9 @@ export function triggers(
 function watchProject(
   plane: EngagedPlane,
   hubCopies: Record<ReplicatedKind, Informer<Replicated>>,
+  config: ReplicatorConfig,
 ): PlaneWatch<ReplicaKey, ProjectView> {
+  const changed = sourcePredicates(config);
   const sourceInformers = {
     NetworkContext: plane.informer<Replicated>(resourceIdOf(REPLICATED.NetworkContext)),
     Subnet: plane.informer<Replicated>(resourceIdOf(REPLICATED.Subnet)),
@@ -413,7 +425,7 @@ function watchProject(
     },
     informers: [sourceInformers.NetworkContext, sourceInformers.Subnet, namespaces],
     triggers: REPLICATED_KINDS.map((kind) =>
-      watches(sourceInformers[kind], (event) => [sourceKey(kind, event.object)], sourceChanged),
+      watches(sourceInformers[kind], (event) => [sourceKey(kind, event.object)], changed[kind]),
     ),
     keys: everyKey,
   };
@@ -429,7 +441,7 @@ export const replicatorControllerWith = (config: ReplicatorConfig): ControllerDe
       Subnet: ctx.hub.informer<Replicated>(resourceIdOf(subnetKind), { indexes: copyIndexes.Subnet }),
     };
     const projects = new ProjectPlaneWatch<ReplicaKey, ProjectView>(ctx.projects, (plane) =>
-      watchProject(plane, hubCopies),
+      watchProject(plane, hubCopies, config),
     );
     const deps: ReplicatorDeps = {
       config,
@@ -462,7 +474,7 @@ export const replicatorControllerWith = (config: ReplicatorConfig): ControllerDe
       // server's copy, then backs off.
       onStale: 'reread',
     });
-    for (const trigger of triggers(hubCopies, projects)) controller.watch(trigger);
+    for (const trigger of triggers(hubCopies, projects, config)) controller.watch(trigger);
     return controller;
   },
 });
