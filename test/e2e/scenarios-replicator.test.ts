@@ -124,6 +124,18 @@ async function copy<T extends KubeObject>(
   return found!;
 }
 
+/** Waits for the source `name` to carry the replicator's finalizer: its first pass has run. */
+async function finalized(s: Scenario, id: typeof NETWORK_CONTEXTS, name: string): Promise<void> {
+  await until(
+    async () =>
+      (await s.client(PLANE, id).get(name, 'default'))?.metadata.finalizers?.includes(
+        HUB_REPLICATOR_FINALIZER,
+      ) === true,
+    WITHIN,
+    `${id.kind} ${name} to carry the hub-replicator finalizer`,
+  );
+}
+
 function expectedLabels(kind: string, name: string): Record<string, string> {
   return {
     [NETWORK_LABEL]: VPC,
@@ -146,28 +158,14 @@ describe('replicator', () => {
       assert.equal(hubContext.metadata.ownerReferences, undefined);
       assert.equal(hubContext.metadata.finalizers, undefined);
       assert.deepEqual(hubContext.status, seededStatus(['Ready']));
-      await until(
-        async () =>
-          (await s.client(PLANE, NETWORK_CONTEXTS).get(C, 'default'))?.metadata.finalizers?.includes(
-            HUB_REPLICATOR_FINALIZER,
-          ) === true,
-        WITHIN,
-        'the source to carry the hub-replicator finalizer',
-      );
+      await finalized(s, NETWORK_CONTEXTS, C);
 
       const subnet = await createSubnet(s);
       const hubSubnet = await copy<Subnet>(s, SUBNETS, H, SUBNET);
       assert.deepEqual(hubSubnet.spec, subnet.spec);
       assert.deepEqual(hubSubnet.metadata.labels, expectedLabels('Subnet', SUBNET));
       assert.deepEqual(hubSubnet.status, seededStatus(['Allocated', 'Programmed', 'Ready']));
-      await until(
-        async () =>
-          (await s.client(PLANE, SUBNETS).get(SUBNET, 'default'))?.metadata.finalizers?.includes(
-            HUB_REPLICATOR_FINALIZER,
-          ) === true,
-        WITHIN,
-        'the Subnet to carry the hub-replicator finalizer',
-      );
+      await finalized(s, SUBNETS, SUBNET);
     }));
 
   it('S48 replicating creates the hub namespace with the upstream labels', () =>
@@ -300,18 +298,6 @@ describe('replicator', () => {
       assert.deepEqual(restored.status, seededStatus(['Ready']));
     }));
 });
-
-/** Waits for the source `name` to carry the replicator's finalizer: its first pass has run. */
-async function finalized(s: Scenario, id: typeof NETWORK_CONTEXTS, name: string): Promise<void> {
-  await until(
-    async () =>
-      (await s.client(PLANE, id).get(name, 'default'))?.metadata.finalizers?.includes(
-        HUB_REPLICATOR_FINALIZER,
-      ) === true,
-    WITHIN,
-    `${id.kind} ${name} to carry the hub-replicator finalizer`,
-  );
-}
 
 /**
  * Writes what the networkcontext controller decides, in one status write as it does: Ready,
