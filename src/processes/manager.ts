@@ -53,7 +53,7 @@ export const MANAGER_LEASE = 'netpresence-manager';
 export const MANAGER_LEASE_NAMESPACE = 'kube-system';
 
 /** The networkcontext controller's config; the replicator beside it finalizes every Subnet. */
-const SUBNETS: NetworkContextConfig = {
+const SUBNET_CONFIG: NetworkContextConfig = {
   subnetClass: SUBNET_CLASS,
   subnetFinalizers: [HUB_REPLICATOR_FINALIZER],
 };
@@ -67,13 +67,13 @@ const SUBNETS: NetworkContextConfig = {
  */
 const contextFinalizers = (spec: NetworkContext['spec']): string[] => [
   HUB_REPLICATOR_FINALIZER,
-  ...(claimsSubnet(SUBNETS, spec) ? [NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER] : []),
+  ...(claimsSubnet(SUBNET_CONFIG, spec) ? [NETWORKCONTEXT_SUBNET_RELEASE_FINALIZER] : []),
 ];
 
 /** Run in every replica (sharded by project once sharding lands). */
 export const PROJECT_CONTROLLERS: ControllerDefinition[] = [
   networkController,
-  networkContextControllerWith(SUBNETS),
+  networkContextControllerWith(SUBNET_CONFIG),
   managerReplicatorController,
   interfaceProjectorController,
 ];

@@ -28,7 +28,6 @@ import {
 } from '../../src/apis/policy/v1alpha1/cluster-propagation-policy.ts';
 import type { KubeObject } from '../../src/client/types.ts';
 import type { ControllerDefinition } from '../../src/runtime/manager-context.ts';
-import { conditionTime } from '../../src/runtime/conditions.ts';
 import {
   managerReplicatorController,
   replicatorController,
@@ -304,21 +303,15 @@ describe('replicator', () => {
  * and the Subnet it names if any.
  */
 async function decide(s: Scenario, ready: 'True' | 'False', subnet?: string): Promise<void> {
-  const condition = {
-    type: 'Ready',
-    status: ready,
-    reason: ready === 'True' ? 'Ready' : 'NoOfferingPool',
-    message: `Ready is ${ready}`,
-    lastTransitionTime: conditionTime(Date.now()),
-  };
-  await s
-    .client<NetworkContext>(PLANE, NETWORK_CONTEXTS)
-    .patchMerge(
-      C,
-      'default',
-      { status: { conditions: [condition], ...(subnet && { ipam: { ipv6SubnetRef: { name: subnet } } }) } },
-      { subresource: 'status' },
-    );
+  await writeCondition(
+    s.client<NetworkContext>(PLANE, NETWORK_CONTEXTS),
+    C,
+    'default',
+    'Ready',
+    ready,
+    ready === 'True' ? 'Ready' : 'NoOfferingPool',
+    subnet ? { ipam: { ipv6SubnetRef: { name: subnet } } } : {},
+  );
 }
 
 describe('replicator beside the networkcontext controller', () => {

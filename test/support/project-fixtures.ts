@@ -81,7 +81,7 @@ export async function allGone(refs: ObjectRef[], timeoutMs = WITHIN): Promise<vo
   );
 }
 
-/** Sets condition `type` on an object's status as the platform (or a data plane) would. */
+/** Sets condition `type` on an object's status as the platform (or a data plane) would, with `alongside` status fields in the same write. */
 export async function writeCondition<T extends KubeObject & { status?: { conditions?: Condition[] } }>(
   client: ResourceClient<T>,
   name: string,
@@ -89,6 +89,7 @@ export async function writeCondition<T extends KubeObject & { status?: { conditi
   type: string,
   status: 'True' | 'False',
   reason: string,
+  alongside: Record<string, unknown> = {},
 ): Promise<T> {
   const object = await client.get(name, namespace);
   if (!object) throw new Error(`${client.id.kind} ${name} is not there to write ${type} on`);
@@ -104,7 +105,12 @@ export async function writeCondition<T extends KubeObject & { status?: { conditi
   const conditions = held.some((c) => c.type === type)
     ? held.map((c) => (c.type === type ? condition : c))
     : [...held, condition];
-  return client.patchMerge(name, namespace, { status: { conditions } }, { subresource: 'status' });
+  return client.patchMerge(
+    name,
+    namespace,
+    { status: { ...alongside, conditions } },
+    { subresource: 'status' },
+  );
 }
 
 /** Fixture F's Location `us-central-1` (or `name`), Ready. */
