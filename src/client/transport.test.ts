@@ -63,6 +63,50 @@ describe('transport', () => {
     await assert.rejects(send(bogus, { method: 'GET', path: defaultConfigMaps }), UnauthorizedError);
   });
 
+  it('follows the kubeconfig to another context between one request and the next', async () => {
+    const kubeConfig = await kubeConfigFor('switching.kubeconfig', t.server.adminToken);
+    const create = () =>
+      send(kubeConfig, { method: 'POST', path: defaultConfigMaps, body: { metadata: { name: 'switched' } } });
+    await create();
+    kubeConfig.setCurrentContext('root');
+    await create(); // the root plane's, not a second one in the hub (that would be 409)
+    const nobody = t.server.createIdentity('nobody-switched');
+    kubeConfig.loadFromOptions({
+      clusters: kubeConfig.getClusters(),
+      users: [...kubeConfig.getUsers(), { name: 'nobody', token: nobody }],
+      contexts: [...kubeConfig.getContexts(), { name: 'hub-nobody', cluster: 'hub', user: 'nobody' }],
+      currentContext: 'hub-nobody',
+    });
+    await assert.rejects(create(), ForbiddenError);
+  });
+
+  it('asks an exec credential plugin again for every request: its token may change', async () => {
+    const tokenFile = join(t.dir, 'exec.token');
+    await writeFile(tokenFile, t.server.adminToken);
+    const hub = t.kubeConfig('hub');
+    const credential =
+      '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s"}}';
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions({
+      clusters: hub.getClusters(),
+      users: [
+        {
+          name: 'exec',
+          exec: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: 'sh',
+            args: ['-c', `printf '${credential}' "$(cat '${tokenFile}')"`],
+          },
+        },
+      ],
+      contexts: [{ name: 'hub', cluster: hub.getCurrentCluster()!.name, user: 'exec' }],
+      currentContext: 'hub',
+    });
+    await send(kubeConfig, { method: 'GET', path: defaultConfigMaps });
+    await writeFile(tokenFile, 'revoked-token');
+    await assert.rejects(send(kubeConfig, { method: 'GET', path: defaultConfigMaps }), UnauthorizedError);
+  });
+
   it('says what to fix when the kubeconfig names no cluster', async () => {
     await assert.rejects(send(new KubeConfig(), { method: 'GET', path: defaultConfigMaps }), {
       message: NO_CLUSTER,

@@ -2,7 +2,8 @@
  * Transport: one HTTP request to a plane, addressed and authenticated as its kubeconfig says.
  *
  * Guarantees: client-node supplies the TLS trust, client certificates, proxy agent and
- * credentials (bearer token, basic auth, exec and auth-provider plugins, refreshed per request);
+ * credentials (bearer token, basic auth, exec and auth-provider plugins) — asked again for every
+ * request when they may change (a plugin, a file), once per cluster and user when they cannot;
  * a request path is appended to the path of the cluster's server URL, as client-go does, so a
  * plane served under a prefix (`https://host:port/planes/hub`) is addressed like a cluster at
  * the root. `send` resolves with the parsed body of a 2xx response and rejects every other
@@ -23,7 +24,7 @@
  */
 import { userAgent } from './user-agent.ts';
 import { internStrings } from '../apis/common/interned-strings.ts';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { Cluster, KubeConfig, User } from '@kubernetes/client-node';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { statusErrorFrom } from './errors.ts';
@@ -46,13 +47,72 @@ export interface PlaneRequest {
 
 export const NO_CLUSTER = 'the kubeconfig has no current cluster: set a current context that names one';
 
-function urlOf(kubeConfig: KubeConfig, path: string, query: Query = {}): URL {
+/**
+ * What every request to a kubeconfig's current cluster as its current user shares: the server's
+ * URL without its trailing slashes, parsed once, and — when the user's credentials are fixed
+ * (a token, a username and password or inline certificate data, no exec or auth-provider plugin
+ * and no file that client-node reads again on each request) — the request options client-node
+ * derives from them. client-node's `applyToHTTPSOptions` builds a new agent and decodes the CA and
+ * certificates on every call: in the controller worker of a 1,000-binding burst that, and a URL
+ * parsed and written out again per request, was 7 % of the thread's work (bench/README.md,
+ * session 20). A user whose credentials may change between requests is asked of client-node on
+ * each, as before.
+ */
+interface Target {
+  cluster: Cluster;
+  user: User | null;
+  /** The server URL without trailing slashes: a request's path is appended to it. */
+  base: string;
+  url: URL;
+  /** The server URL's path without trailing slashes ('' at the root): an exchange's path starts with it. */
+  basePath: string;
+  /** The options client-node derives from fixed credentials (its agent dropped); none when they may change. */
+  credentials?: https.RequestOptions;
+  /** With fixed credentials, the key of their keep-alive agents (`agentKey`), once computed. */
+  agentKey?: string;
+}
+
+const targets = new WeakMap<KubeConfig, Target>();
+
+function targetOf(kubeConfig: KubeConfig): Target {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error(NO_CLUSTER);
-  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  const user = kubeConfig.getCurrentUser();
+  const known = targets.get(kubeConfig);
+  if (known?.cluster === cluster && known.user === user) return known;
+  const base = cluster.server.replace(/\/+$/, '');
+  const url = new URL(base);
+  const target: Target = { cluster, user, base, url, basePath: url.pathname.replace(/\/+$/, '') };
+  targets.set(kubeConfig, target);
+  return target;
+}
+
+/** Whether client-node derives the same options from these credentials on every request. */
+function fixedCredentials(cluster: Cluster, user: User | null): boolean {
+  return !cluster.caFile && !user?.exec && !user?.authProvider && !user?.certFile && !user?.keyFile;
+}
+
+/**
+ * The credentials' request options (headers, TLS material), with client-node's agent only for a
+ * cluster behind a proxy (its proxy agent; everywhere else transport.ts keeps its own agents).
+ */
+async function credentialOptions(kubeConfig: KubeConfig, target: Target): Promise<https.RequestOptions> {
+  const options: https.RequestOptions = { headers: {} };
+  await kubeConfig.applyToHTTPSOptions(options);
+  if (target.cluster.proxyUrl) return options;
+  delete options.agent;
+  if (fixedCredentials(target.cluster, target.user)) target.credentials = options;
+  return options;
+}
+
+/** The query as `URLSearchParams` writes it, with its `?`; empty when nothing is set. */
+function searchOf(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
-    if (value !== undefined) url.searchParams.set(key, String(value));
-  return url;
+    if (value !== undefined) params.append(key, String(value));
+  const search = params.toString();
+  return search === '' ? '' : `?${search}`;
 }
 
 /** A response of any status, its body readable: `node:http`'s, or an exchange's (the same surface). */
@@ -69,13 +129,16 @@ export interface PlaneResponse extends NodeJS.ReadableStream {
 
 /** Issues the request and resolves with the response of any status, its body unread. */
 export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promise<PlaneResponse> {
-  const url = urlOf(kubeConfig, request.path, request.query);
-  const answered = request.longLived ? undefined : requestStarted(request.method, url.host);
+  const target = targetOf(kubeConfig);
+  const answered = request.longLived ? undefined : requestStarted(request.method, target.url.host);
   const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+  const credentials = target.credentials ?? (await credentialOptions(kubeConfig, target));
   const agent = userAgent();
   const options: https.RequestOptions = {
+    ...credentials,
     method: request.method,
     headers: {
+      ...credentials.headers,
       Accept: 'application/json',
       ...(agent && { 'User-Agent': agent }),
       ...(payload && {
@@ -84,17 +147,20 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
       }),
     },
   };
-  await kubeConfig.applyToHTTPSOptions(options);
-  const exchange = inProcessExchange(url);
+  const search = searchOf(request.query);
+  const exchange = inProcessExchange(target.url);
   if (exchange) {
-    const response = await exchanged(exchange, url, options, payload);
+    const response = await exchanged(exchange, target.basePath + request.path + search, options, payload);
     answered?.();
     return response;
   }
+  const url = new URL(target.base + request.path + search);
   const inProcess = inProcessAgent(url, request.longLived ?? false);
   if (inProcess) options.agent = inProcess;
-  else if (!kubeConfig.getCurrentCluster()?.proxyUrl)
-    options.agent = keepAliveAgent(url, options, request.longLived ? watchAgents : agents);
+  else if (!target.cluster.proxyUrl) {
+    const key = target.credentials ? (target.agentKey ??= agentKey(url, options)) : agentKey(url, options);
+    options.agent = keepAliveAgent(key, url, options, request.longLived ? watchAgents : agents);
+  }
   const transport = url.protocol === 'http:' ? http : https;
   const attempt = (retryOnReset: boolean): Promise<http.IncomingMessage> =>
     new Promise((resolve, reject) => {
@@ -114,7 +180,7 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
 /** Sends the request as an exchange, with the headers (and basic credentials) HTTP would carry. */
 function exchanged(
   exchange: Exchange,
-  url: URL,
+  pathAndQuery: string,
   options: https.RequestOptions,
   payload: Buffer | undefined,
 ): Promise<PlaneResponse> {
@@ -125,7 +191,7 @@ function exchanged(
   if (options.auth && headers.authorization === undefined)
     headers.authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
   const method = options.method ?? 'GET';
-  return exchange({ method, url: url.pathname + url.search, headers }, payload).response;
+  return exchange({ method, url: pathAndQuery, headers }, payload).response;
 }
 
 /**
@@ -145,9 +211,9 @@ function keyPart(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** One keep-alive agent per protocol and TLS identity in `pool`, shared by every request that has it. */
-function keepAliveAgent(url: URL, options: https.RequestOptions, pool: Map<string, http.Agent>): http.Agent {
-  const key = [
+/** The protocol and TLS identity of a request, as a key of the keep-alive agents. */
+function agentKey(url: URL, options: https.RequestOptions): string {
+  return [
     url.protocol,
     options.rejectUnauthorized,
     options.servername,
@@ -159,6 +225,15 @@ function keepAliveAgent(url: URL, options: https.RequestOptions, pool: Map<strin
   ]
     .map(keyPart)
     .join('\0');
+}
+
+/** One keep-alive agent per protocol and TLS identity (`key`) in `pool`, shared by the requests that have it. */
+function keepAliveAgent(
+  key: string,
+  url: URL,
+  options: https.RequestOptions,
+  pool: Map<string, http.Agent>,
+): http.Agent {
   let agent = pool.get(key);
   if (!agent) {
     agent =
