@@ -273,6 +273,41 @@ describe('rbac authorizer', () => {
     assert.equal(allowed('create'), false);
   });
 
+  it('decides per name once a rule the identity holds names resources, and for all names alike before', () => {
+    const log = new RevisionLog();
+    clusterRole(log, 'view', readConfigMaps);
+    clusterRoleBinding(log, 'view', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'User', name: 'alice' }]);
+    const rbac = new RbacAuthorizer(log);
+    const decide = (verb: string, name: string) =>
+      rbac.authorize(alice, request(verb, 'configmaps', { namespace: 'a', name }));
+    assert.equal(decide('update', 'settings').allowed, false);
+    assert.equal(decide('get', 'settings').allowed, true);
+    assert.equal(decide('get', 'other').allowed, true);
+    role(log, 'a', 'one-map', [
+      { verbs: ['update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] },
+    ]);
+    roleBinding(log, 'a', 'one-map', { kind: 'Role', name: 'one-map' }, [{ kind: 'User', name: 'alice' }]);
+    assert.equal(decide('update', 'settings').allowed, true);
+    assert.equal(
+      decide('update', 'other').allowed,
+      false,
+      'the decision for "settings" is not the one for "other"',
+    );
+    assert.equal(decide('update', 'settings').allowed, true);
+    assert.equal(decide('get', 'other').allowed, true);
+  });
+
+  it('decides for an identity by its groups as well as its name', () => {
+    const log = new RevisionLog();
+    clusterRole(log, 'view', readConfigMaps);
+    roleBinding(log, 'a', 'ops', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'Group', name: 'ops' }]);
+    const rbac = new RbacAuthorizer(log);
+    const get = request('get', 'configmaps', { namespace: 'a', name: 'x' });
+    assert.equal(rbac.authorize({ name: 'carol', groups: ['ops'] }, get).allowed, true);
+    assert.equal(rbac.authorize({ name: 'carol', groups: [] }, get).allowed, false);
+    assert.equal(rbac.authorize({ name: 'carol', groups: ['ops'] }, get).allowed, true);
+  });
+
   it('matches nonResourceURLs exactly or by a prefix ending in *, and only through ClusterRoleBindings', () => {
     const log = new RevisionLog();
     clusterRole(log, 'probes', [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/readyz/*', '/api*'] }]);

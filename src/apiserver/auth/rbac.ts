@@ -25,7 +25,8 @@
  *   one, a ClusterRole (which RoleBindings may name too) every index. So a write costs the next
  *   call that needs its scope one pass over that scope's objects — a plane with a RoleBinding per
  *   tenant namespace (the hub) is not re-read whole as tenants come — and any other call costs
- *   only the bindings that name the identity;
+ *   only the bindings that name the identity; a decision is remembered until the next write to
+ *   any RBAC object of the plane (`Policy.decided`);
  * - `reason` is Kubernetes' own: `RBAC: allowed by …` when allowed, the roles a binding naming
  *   the identity points to but that do not exist when denied, empty otherwise.
  *
@@ -79,16 +80,7 @@ export class RbacAuthorizer {
 
   authorize(identity: Identity, attributes: RequestAttributes): Decision {
     if (identity.groups.includes(SUPERUSER_GROUP)) return { allowed: true, reason: '' };
-    const policy = this.#policy;
-    const unresolved: string[] = [];
-    for (const holder of policy.holdersOf(identity, scopeOf(attributes))) {
-      const { binding } = holder;
-      if (binding.unresolved) unresolved.push(binding.unresolved);
-      else if (binding.rules.some((rule) => ruleAllows(rule, attributes))) {
-        return { allowed: true, reason: `RBAC: allowed by ${binding.source} to ${holder.subject}` };
-      }
-    }
-    return { allowed: false, reason: unresolved.length > 0 ? `RBAC: ${aggregate(unresolved)}` : '' };
+    return this.#policy.decided(identity, attributes);
   }
 
   /**
@@ -171,6 +163,26 @@ function combinedResource(attributes: RequestAttributes): string {
 /** The namespace whose RoleBindings count: none for non-resource and cluster-wide requests. */
 function scopeOf(attributes: RequestAttributes): string {
   return attributes.resourceRequest ? (attributes.namespace ?? '') : '';
+}
+
+/** Kubernetes' decision: the first binding (in order) with a rule that allows the request. */
+function decide(holders: Holder[], attributes: RequestAttributes): Decision {
+  const unresolved: string[] = [];
+  for (const { binding, subject } of holders) {
+    if (binding.unresolved) unresolved.push(binding.unresolved);
+    else if (binding.rules.some((rule) => ruleAllows(rule, attributes))) {
+      return { allowed: true, reason: `RBAC: allowed by ${binding.source} to ${subject}` };
+    }
+  }
+  return { allowed: false, reason: unresolved.length > 0 ? `RBAC: ${aggregate(unresolved)}` : '' };
+}
+
+/** What a decision can depend on besides the holders: all of the request but its namespace. */
+function requestKey(attributes: RequestAttributes, withName: boolean): string {
+  const { verb, group, resource, subresource = '', path = '', name = '' } = attributes;
+  return attributes.resourceRequest
+    ? `${verb}\0${group}\0${resource}\0${subresource}${withName ? `\0${name}` : ''}`
+    : `${verb}\0\0${path}`;
 }
 
 export interface PolicyRule {
@@ -266,6 +278,19 @@ function nameOf(subject: Record<string, unknown>, bindingNamespace: string) {
   }
 }
 
+/** The most decisions (and identities in a scope) a plane's authorizer remembers before it starts over. */
+export const MAX_REMEMBERED = 50_000;
+
+/** What one identity holds in one scope, and the decisions made from it. */
+interface Held {
+  /** The identity's groups, in the order its credential lists them. */
+  groups: string[];
+  holders: Holder[];
+  /** Whether a rule of one of the holders names resources: then the name is part of a decision's key. */
+  byName: boolean;
+  decisions: Map<string, Decision>;
+}
+
 /**
  * The RBAC objects of a plane, indexed by scope: the ClusterRoles, the cluster-wide bindings,
  * and each namespace's Roles and bindings, each built when first asked for after a write to it.
@@ -280,10 +305,16 @@ class Policy {
    */
   #withRbac?: Set<string>;
 
+  /** By identity name, scope and groups: the holders, whether a rule names resources, the decisions made. */
+  readonly #held = new Map<string, Map<string, Held[]>>();
+  /** How many decisions (and identities in a scope) `#held` keeps, all told. */
+  #decisions = 0;
+
   constructor(private readonly log: Pick<RevisionLog, 'list'>) {}
 
   /** Drops what a write to `resource` at `key` (`<namespace>/<name>`) may have changed. */
   written(resource: string, key: string): void {
+    this.#forgetDecisions();
     if (resource === CLUSTER_ROLES) {
       this.#clusterRoles = undefined;
       this.#clusterWide = undefined;
@@ -294,6 +325,61 @@ class Policy {
       this.#namespaced.delete(namespace);
       this.#withRbac?.add(namespace);
     }
+  }
+
+  /**
+   * `decide` for the identity's holders in the request's scope, remembered until an RBAC object
+   * of the plane is written (`written` forgets every one). Controllers make the same few requests
+   * of the same namespaces over and over; working out the holders and walking their rules for each
+   * was 3 % of the server's thread in a 1,000-binding burst (bench/README.md, session 20).
+   * A decision is remembered by identity, scope and request, and by the object's name only when a
+   * rule the identity holds there names resources (`resourceNames`): every other rule allows or
+   * not whatever the name, so the decision is the same for every name. At most
+   * `MAX_REMEMBERED` are kept; beyond that they start over.
+   */
+  decided(identity: Identity, attributes: RequestAttributes): Decision {
+    const held = this.#heldBy(identity, scopeOf(attributes));
+    const key = requestKey(attributes, held.byName);
+    let decision = held.decisions.get(key);
+    if (!decision) {
+      decision = decide(held.holders, attributes);
+      held.decisions.set(key, decision);
+      if (++this.#decisions >= MAX_REMEMBERED) this.#forgetDecisions();
+    }
+    return decision;
+  }
+
+  /**
+   * What `identity` holds in `scope`. Looked up by name, then scope, then groups, rather than by
+   * one key made of them all: a request's identity carries the very strings its credential holds,
+   * whose hashes are computed once, where a key built per request is hashed whole every time.
+   */
+  #heldBy(identity: Identity, scope: string): Held {
+    let byScope = this.#held.get(identity.name);
+    if (!byScope) this.#held.set(identity.name, (byScope = new Map<string, Held[]>()));
+    let inScope = byScope.get(scope);
+    if (!inScope) byScope.set(scope, (inScope = []));
+    const { groups } = identity;
+    let held = inScope.find(
+      (candidate) =>
+        candidate.groups.length === groups.length &&
+        candidate.groups.every((group, i) => group === groups[i]),
+    );
+    if (!held) {
+      const holders = this.holdersOf(identity, scope);
+      const byName = holders.some(({ binding }) =>
+        binding.rules.some((rule) => rule.resourceNames.length > 0),
+      );
+      held = { groups: [...groups], holders, byName, decisions: new Map() };
+      inScope.push(held);
+      if (++this.#decisions >= MAX_REMEMBERED) this.#forgetDecisions();
+    }
+    return held;
+  }
+
+  #forgetDecisions(): void {
+    this.#held.clear();
+    this.#decisions = 0;
   }
 
   holdersOf(identity: Identity, namespace: string): Holder[] {
