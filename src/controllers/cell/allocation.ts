@@ -61,6 +61,8 @@ export interface AllocationTarget {
 export interface HeldRequest {
   request: AddressRequest;
   cidr: string;
+  /** The IPClaim that holds it, as this attempt read or created it. */
+  ipClaim: IPClaim;
 }
 
 export type AllocationOutcome =
@@ -91,7 +93,7 @@ export async function allocateAll(
         reason: ClaimReason.AllocationFailed,
         message: ipamFailureMessages.noAddressAllocated(request.what, outcome.claim.status?.phase ?? ''),
       });
-    held.push({ request, cidr });
+    held.push({ request, cidr, ipClaim: outcome.claim });
   }
   return { allocated: true, held };
 }
@@ -206,10 +208,12 @@ async function backingClaim(
   ipam: ProjectIpam,
   projectNamespace: string,
   cell: string,
+  justRead: readonly IPClaim[] = [],
 ): Promise<{ name: string; claim?: IPClaim }> {
   const owner = allocationOwner(iface);
   const name = addressClaimName(owner, cell, held.discriminator);
-  const claim = await ipam.claims.get(name, projectNamespace);
+  const claim =
+    justRead.find((read) => read.metadata.name === name) ?? (await ipam.claims.get(name, projectNamespace));
   if (claim) return { name, claim };
   const legacyName = legacyAddressClaimName(owner, held.discriminator);
   const legacy = await ipam.claims.get(legacyName, projectNamespace);
@@ -224,17 +228,22 @@ export interface AllocationFinding {
   note: string;
 }
 
-/** Every published address of `iface` that no IPClaim (or another CIDR) backs. */
+/**
+ * Every published address of `iface` that no IPClaim (or another CIDR) backs. `justRead` holds
+ * the IPClaims this reconcile has just read or created (`allocateAll`, for an interface it built):
+ * each is that read, not made again; every other IPClaim is read from IPAM.
+ */
 export async function checkAllocations(
   iface: NetworkInterface,
   ipam: ProjectIpam,
   projectNamespace: string,
   cell: string,
+  justRead: readonly IPClaim[] = [],
 ): Promise<AllocationFinding[]> {
   const interfaceName = iface.metadata.name!;
   const findings: AllocationFinding[] = [];
   for (const held of heldAddresses(iface)) {
-    const { name: ipClaim, claim } = await backingClaim(iface, held, ipam, projectNamespace, cell);
+    const { name: ipClaim, claim } = await backingClaim(iface, held, ipam, projectNamespace, cell, justRead);
     if (!claim) {
       findings.push({
         message: networkInterfaceMessages.heldByNoAllocation(held.address, ipam.project),

@@ -26,6 +26,7 @@ import {
   type NetworkInterfaceClaim,
 } from '../../apis/networking/v1alpha/network-interface-claim.ts';
 import type { NetworkInterface } from '../../apis/networking/v1alpha/network-interface.ts';
+import type { IPClaim } from '../../apis/ipam/v1alpha1/ip-claim.ts';
 import { NETWORK_LABEL } from '../../apis/common/labels.ts';
 import type { Subnet } from '../../apis/networking/v1alpha/subnet.ts';
 import { isAlreadyExists } from '../../client/errors.ts';
@@ -133,7 +134,7 @@ export async function reconcile(key: ObjectKey, deps: ClaimDeps, log: Logger): P
   );
   if ('refusal' in bound) return reject(claim, bound.refusal, deps, bound.watched);
   await holdNetwork(namespace, network, deps, bound.iface);
-  return report(claim, bound.iface, context, ipam, route.projectNamespace, deps);
+  return report(claim, bound, context, ipam, route.projectNamespace, deps);
 }
 
 interface Placement {
@@ -149,7 +150,7 @@ async function bind(
   placement: Placement,
   deps: ClaimDeps,
   log: Logger,
-): Promise<{ iface: NetworkInterface } | { refusal: Refusal; watched: boolean }> {
+): Promise<{ iface: NetworkInterface; ipClaims: IPClaim[] } | { refusal: Refusal; watched: boolean }> {
   const namespace = claim.metadata.namespace!;
   const interfaceName = claimedInterfaceName(claim.metadata.name!, claim.spec);
   const existing = deps.interfaces.get(namespace, interfaceName);
@@ -157,7 +158,7 @@ async function bind(
     // An interface's events wake only the claims it names, not one refused for wanting it.
     const refusal = adoptionRefusal(existing, claim);
     if (refusal) return { refusal, watched: false };
-    return { iface: await adopt(existing, claim.metadata.name!, deps.interfaceClient) };
+    return { iface: await adopt(existing, claim.metadata.name!, deps.interfaceClient), ipClaims: [] };
   }
   const planned = await newInterfaceRequests(claim, placement.ipam);
   if ('refusal' in planned) return { refusal: planned.refusal, watched: false };
@@ -185,7 +186,10 @@ async function bind(
       context.metadata.name!,
       subnets,
     ).addresses;
-    return { iface: await deps.interfaceClient.create(built) };
+    return {
+      iface: await deps.interfaceClient.create(built),
+      ipClaims: allocated.held.map((held) => held.ipClaim),
+    };
   } catch (err) {
     // The store is behind an interface that exists: its event wakes this claim again.
     if (isAlreadyExists(err))
@@ -194,16 +198,19 @@ async function bind(
   }
 }
 
-/** Steps 10–13 on a bound interface. */
+/**
+ * Steps 10–13 on a bound interface; `ipClaims`: those step 8 read or created for it in this
+ * reconcile, which step 10 does not read again.
+ */
 async function report(
   claim: NetworkInterfaceClaim,
-  bound: NetworkInterface,
+  { iface: bound, ipClaims }: { iface: NetworkInterface; ipClaims: IPClaim[] },
   context: NetworkContext,
   ipam: ProjectIpam,
   projectNamespace: string,
   deps: ClaimDeps,
 ): Promise<Outcome> {
-  const findings = await checkAllocations(bound, ipam, projectNamespace, deps.cell);
+  const findings = await checkAllocations(bound, ipam, projectNamespace, deps.cell, ipClaims);
   // A finding is new unless the claim already reports it; read the claim itself, not the store,
   // which may not have seen the status the previous reconcile wrote.
   const current =
