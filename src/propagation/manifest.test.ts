@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../client/types.ts';
-import { buildManifest, conflictResolutionOf, readdressedManifest } from './manifest.ts';
+import { buildManifest, bytewiseKeys, conflictResolutionOf, readdressedManifest } from './manifest.ts';
 
 const template: KubeObject = {
   apiVersion: 'networking.datumapis.com/v1alpha',
@@ -73,6 +73,13 @@ describe('the manifest', () => {
       annotations['resourcetemplate.karmada.io/managed-annotations'],
       'clusterpropagationpolicy.karmada.io/name,note,resourcebinding.karmada.io/name,resourcebinding.karmada.io/namespace,resourcetemplate.karmada.io/generation,resourcetemplate.karmada.io/managed-annotations,resourcetemplate.karmada.io/managed-labels,resourcetemplate.karmada.io/uid,work.karmada.io/conflict-resolution,work.karmada.io/name,work.karmada.io/namespace',
     );
+  });
+
+  it('sorts the managed keys by their UTF-8 bytes, as Go sorts strings', () => {
+    assert.equal(bytewiseKeys({ b: '', B: '', 'a.b/c': '', a: '', 'a-b': '' }), 'B,a,a-b,a.b/c,b');
+    // By UTF-16 code units (JavaScript's own order) U+1F600 (D83D DE00) sorts before U+FFFD; by
+    // UTF-8 bytes (F0 9F 98 80 against EF BF BD) after it.
+    assert.equal(bytewiseKeys({ '\u{1F600}': '', '\uFFFD': '', z: '' }), 'z,\uFFFD,\u{1F600}');
   });
 
   it('writes the CRB keys for a cluster-scoped template, and no generation at 0', () => {

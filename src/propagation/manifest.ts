@@ -98,12 +98,20 @@ export function buildManifest(
   return manifest;
 }
 
-/** The keys of `map`, sorted bytewise, joined with `,`. */
+/** The keys of `map`, sorted bytewise (by their UTF-8 bytes, as Go sorts strings), joined with `,`. */
 export function bytewiseKeys(map: Record<string, string>): string {
-  return Object.keys(map)
-    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-    .join(',');
+  const keys = Object.keys(map);
+  return (keys.some(outsideUtf16Order) ? keys.sort(byUtf8) : keys.sort()).join(',');
 }
+
+/**
+ * UTF-8's byte order is code point order, which JavaScript's own (by UTF-16 code unit) matches
+ * except where a surrogate (U+D800–U+DFFF, half of a character above U+FFFF) meets U+E000–U+FFFF;
+ * only keys holding such units need their bytes compared (label and annotation keys never do).
+ */
+const outsideUtf16Order = (key: string): boolean => /[\uD800-\uFFFF]/.test(key);
+
+const byUtf8 = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 function describe(template: KubeObject): string {
   const { namespace, name } = template.metadata;

@@ -48,7 +48,7 @@ export async function applyManifest(
     try {
       if (!observed) {
         await options.beforeCreate?.().catch(() => undefined);
-        await kind.client.create(structuredClone(manifest));
+        await kind.client.create(manifest);
         return 'created';
       }
       return await writeOver(observed, manifest, kind, options.cluster);

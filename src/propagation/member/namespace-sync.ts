@@ -46,6 +46,7 @@ import type { Informer, ObjectStore } from '../../runtime/informer-contract.ts';
 import { forObject, owns, watches, type Trigger } from '../../runtime/triggers.ts';
 import type { EngineContext } from '../engine-context.ts';
 import { engineController, nameKeys } from '../engine-controller.ts';
+import { bytewiseKeys } from '../manifest.ts';
 import { isDeleting } from './cluster-state.ts';
 import { CLUSTERS, WORKS } from './execution.ts';
 import { stripped } from './strip.ts';
@@ -59,13 +60,6 @@ export function isCarried(namespace: KubeObject): boolean {
   const name = namespace.metadata.name ?? '';
   if (RESERVED.has(name) || name.startsWith(EXECUTION_SPACE_PREFIX) || name.startsWith('kube-')) return false;
   return namespace.metadata.labels?.[SKIP_AUTO_PROPAGATION_LABEL]?.toLowerCase() !== 'true';
-}
-
-/** The keys of `map`, sorted bytewise, joined with `,`. */
-function bytewiseKeys(map: Record<string, string>): string {
-  return Object.keys(map)
-    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-    .join(',');
 }
 
 /** §5.1's namespace manifest for the Work `work` (namespace, name, permanent id). */

@@ -12,7 +12,8 @@
  *    wrote earlier and writes no more disappear, and keys added on the member survive);
  * 5. annotations likewise, against the observed `managed-annotations`;
  * 6. every other field, `spec` included, is the manifest's; `status` is never part of it.
- * Neither argument is mutated.
+ * Neither argument is mutated. The result's top level and `metadata` are its own; below them it
+ * shares the values of its arguments (strip.ts says why): it is written or compared, never changed.
  *
  * `isNoOp(desired, observed)` compares the desired object with the observed one after running
  * the observed one through the strip list and the same retain steps against itself, so member
@@ -53,7 +54,7 @@ function setOrDelete(target: Record<string, unknown>, field: string, value: unkn
 }
 
 export function retained<T extends KubeObject>(manifest: KubeObject, observed: KubeObject): T {
-  const desired = structuredClone(manifest) as T;
+  const desired = { ...manifest, metadata: { ...manifest.metadata } } as T;
   delete desired.status;
   const meta = desired.metadata as Record<string, unknown>;
   const seen = observed.metadata;
