@@ -28,7 +28,7 @@ import type { Cluster, KubeConfig, User } from '@kubernetes/client-node';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { statusErrorFrom } from './errors.ts';
-import { inProcessAgent, inProcessExchange, type Exchange } from './in-process.ts';
+import { inProcessAgent, inProcessExchange } from './in-process.ts';
 import { requestStarted } from './request-latency.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -133,27 +133,30 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
   const answered = request.longLived ? undefined : requestStarted(request.method, target.url.host);
   const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
   const credentials = target.credentials ?? (await credentialOptions(kubeConfig, target));
-  const agent = userAgent();
-  const options: https.RequestOptions = {
-    ...credentials,
-    method: request.method,
-    headers: {
-      ...credentials.headers,
-      Accept: 'application/json',
-      ...(agent && { 'User-Agent': agent }),
-      ...(payload && {
-        'Content-Type': request.contentType ?? 'application/json',
-        'Content-Length': payload.length,
-      }),
-    },
-  };
   const search = searchOf(request.query);
   const exchange = inProcessExchange(target.url);
   if (exchange) {
-    const response = await exchanged(exchange, target.basePath + request.path + search, options, payload);
+    const head = {
+      method: request.method,
+      url: target.basePath + request.path + search,
+      headers: exchangeHeaders(credentials, request, payload),
+    };
+    const response = await exchange(head, payload).response;
     answered?.();
     return response;
   }
+  const agent = userAgent();
+  // Spread last: a literal that goes on after a spread (`{...a, b}`) was twenty times slower.
+  const headers = {
+    Accept: 'application/json',
+    ...(agent && { 'User-Agent': agent }),
+    ...(payload && {
+      'Content-Type': request.contentType ?? 'application/json',
+      'Content-Length': payload.length,
+    }),
+    ...credentials.headers,
+  };
+  const options: https.RequestOptions = Object.assign({}, credentials, { method: request.method, headers });
   const url = new URL(target.base + request.path + search);
   const inProcess = inProcessAgent(url, request.longLived ?? false);
   if (inProcess) options.agent = inProcess;
@@ -177,21 +180,44 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
   return attempt(true);
 }
 
-/** Sends the request as an exchange, with the headers (and basic credentials) HTTP would carry. */
-function exchanged(
-  exchange: Exchange,
-  pathAndQuery: string,
-  options: https.RequestOptions,
+/**
+ * The headers an exchange carries: those HTTP would (the credentials' and basic credentials as an
+ * `authorization` header), named in lower case as a server reads them. Built as a literal that
+ * the credentials' headers are then copied into: a literal that goes on after a spread
+ * (`{...credentials, accept}`) cost twenty times more, as much as the rest of the request's
+ * preparation together.
+ */
+function exchangeHeaders(
+  credentials: https.RequestOptions,
+  request: PlaneRequest,
   payload: Buffer | undefined,
-): Promise<PlaneResponse> {
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value : String(value);
+): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = payload
+    ? {
+        accept: 'application/json',
+        'content-type': request.contentType ?? 'application/json',
+        'content-length': String(payload.length),
+      }
+    : { accept: 'application/json' };
+  const agent = userAgent();
+  if (agent) headers['user-agent'] = agent;
+  return Object.assign(headers, credentialHeaders(credentials));
+}
+
+const credentialHeadersOf = new WeakMap<https.RequestOptions, Record<string, string | string[]>>();
+
+/** The credentials' headers in lower case, basic credentials included; once per credentials object. */
+function credentialHeaders(credentials: https.RequestOptions): Record<string, string | string[]> {
+  let headers = credentialHeadersOf.get(credentials);
+  if (!headers) {
+    headers = {};
+    for (const [name, value] of Object.entries(credentials.headers ?? {}))
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value : String(value);
+    if (credentials.auth && headers.authorization === undefined)
+      headers.authorization = `Basic ${Buffer.from(credentials.auth).toString('base64')}`;
+    credentialHeadersOf.set(credentials, headers);
   }
-  if (options.auth && headers.authorization === undefined)
-    headers.authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
-  const method = options.method ?? 'GET';
-  return exchange({ method, url: pathAndQuery, headers }, payload).response;
+  return headers;
 }
 
 /**
