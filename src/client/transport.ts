@@ -63,6 +63,7 @@ interface Target {
   user: User | null;
   /** The server URL without trailing slashes: a request's path is appended to it. */
   base: string;
+  /** `base`, parsed: its host names the server in metrics, its origin an in-process server. */
   url: URL;
   /** The server URL's path without trailing slashes ('' at the root): an exchange's path starts with it. */
   basePath: string;
