@@ -12,10 +12,10 @@
  * secrets, a service-account-token Secret's data and a PVC's selected-node annotation. Every
  * other field is kept verbatim. netpresence's own kinds have no extras.
  * The result's top level and `metadata` are its own; below them it shares the argument's values
- * (a deep copy of every template, for every Work built and every copy compared, was a tenth of
- * the propagation engine's work in a burst), except for a kind with extras, which is copied
- * whole before they remove what they remove. Callers never mutate below the top level and
- * `metadata`; as informer stores, whose objects these are.
+ * (a deep copy of every template, for every Work built and every copy compared, was about a
+ * tenth of the propagation controllers' own work in a burst), except for a kind with extras,
+ * which is copied whole before they remove what they remove. Callers never mutate below the top
+ * level and `metadata`: the rule of the informer stores these objects come from.
  */
 import type { KubeObject } from '../../client/types.ts';
 
