@@ -85,6 +85,35 @@ describe('CRD printer columns', () => {
     }
   });
 
+  it('compiles a list of columns once for every version that declares the same one, in any plane', () => {
+    const declared = () => [
+      { name: 'Color', type: 'string', jsonPath: '.spec.color' },
+      { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+    ];
+    const first = customResourceColumns(declared());
+    assert.equal(
+      customResourceColumns(declared()),
+      first,
+      'a copy of the same columns shares the compiled list',
+    );
+    const other = customResourceColumns([
+      ...declared().slice(0, 1),
+      { name: 'Replicas', type: 'integer', jsonPath: '.status.replicas' },
+    ]);
+    assert.notEqual(other, first);
+    const widgetWithStatus = { ...widget, status: { ...(widget.status as object), replicas: 5 } };
+    assert.deepEqual(buildTable(other, [widgetWithStatus], { resourceVersion: '9', now }).rows[0].cells, [
+      'w1',
+      'blue',
+      5,
+    ]);
+    assert.deepEqual(buildTable(first, [widgetWithStatus], { resourceVersion: '9', now }).rows[0].cells, [
+      'w1',
+      'blue',
+      3,
+    ]);
+  });
+
   it('refuses a column whose JSONPath does not parse', () => {
     assert.throws(
       () => customResourceColumns([{ name: 'Bad', type: 'string', jsonPath: '.spec[' }]),
