@@ -18,6 +18,7 @@ import type { RunnableController } from './controller.ts';
 import { createInformer, type RunningInformer } from './informer.ts';
 import type { RuntimeMetrics } from './metrics.ts';
 import {
+  informerKey,
   PlaneRegistry,
   PROJECTS,
   projectKubeConfig,
@@ -53,17 +54,6 @@ export interface ControllerDefinition<C = ManagerContext> {
    * informers it asked for are synced, and stops it on shutdown.
    */
   build(ctx: C): RunnableController;
-}
-
-function informerKey(id: ResourceId, options: PlaneInformerOptions<KubeObject> = {}): string {
-  return [
-    id.group,
-    id.version,
-    id.plural,
-    options.namespace ?? '',
-    options.labelSelector ?? '',
-    options.fieldSelector ?? '',
-  ].join('|');
 }
 
 /** A plane reached through a kubeconfig for the whole life of the process (platform, hub, a cell). */

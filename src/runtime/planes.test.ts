@@ -154,6 +154,19 @@ describe('PlaneRegistry', () => {
     await informer.stop();
   });
 
+  it('shares one client per resource within a plane, and a plane does not share it with another', async () => {
+    const { projects, registry, settle, informer } = setup();
+    projects.put(project('p1', 'True'));
+    projects.put(project('p2', 'True'));
+    await settle();
+    const [p1, p2] = [registry.get('p1')!, registry.get('p2')!];
+    assert.equal(p1.client(CONFIGMAPS), p1.client(CONFIGMAPS));
+    assert.notEqual(p1.client(CONFIGMAPS), p1.client(PROJECTS));
+    assert.notEqual(p1.client(CONFIGMAPS), p2.client(CONFIGMAPS));
+    await registry.stop();
+    await informer.stop();
+  });
+
   it('tells a late listener of the planes already engaged, and stop disengages every plane', async () => {
     const { projects, registry, settle, watchesOf, informer } = setup();
     projects.put(project('p1', 'True'));

@@ -13,7 +13,8 @@
  * - disengaging aborts the plane's signal, tells every listener, then stops every informer the
  *   plane created, so no watch of a disengaged plane stays open once `settled()` resolves;
  * - `plane.informer(id, options)` shares one started informer per (resource, namespace,
- *   selectors) within a plane; asking again adds the given indexes to it;
+ *   selectors) within a plane; asking again adds the given indexes to it; `plane.client(id)`
+ *   shares one client per resource, the one its informers list and watch with;
  * - a listener that throws is logged; the transition carries on.
  *
  * Names: an engaged plane is named `project-<project>` (as the embedded API server names project
@@ -72,6 +73,18 @@ export function projectKubeConfig(platform: KubeConfig, project: string): KubeCo
     currentContext: platform.getCurrentContext(),
   });
   return kubeConfig;
+}
+
+/** The key of a plane's shared informer (and, without options, of its client) for a resource. */
+export function informerKey(id: ResourceId, options: PlaneInformerOptions<KubeObject> = {}): string {
+  return [
+    id.group,
+    id.version,
+    id.plural,
+    options.namespace ?? '',
+    options.labelSelector ?? '',
+    options.fieldSelector ?? '',
+  ].join('|');
 }
 
 export interface PlaneInformerOptions<T extends KubeObject> {
@@ -202,31 +215,31 @@ export class PlaneRegistry {
     const abort = new AbortController();
     const informers = new Map<string, Pick<RunningInformer, 'stop'>>();
     const clientFor = this.options.clientFor ?? resourceClient;
+    // One client per resource, shared by the plane's informers and writers, as on a StaticPlane.
+    const clients = new Map<string, ResourceClient<KubeObject>>();
     const plane: EngagedPlane = {
       name,
       project,
       uid,
       kubeConfig,
       signal: abort.signal,
-      client: <T extends KubeObject>(id: ResourceId) => clientFor(kubeConfig, id) as ResourceClient<T>,
+      client: <T extends KubeObject>(id: ResourceId): ResourceClient<T> => {
+        const key = informerKey(id);
+        let client = clients.get(key);
+        if (!client) clients.set(key, (client = clientFor(kubeConfig, id)));
+        return client as ResourceClient<T>;
+      },
       informer: <T extends KubeObject>(
         id: ResourceId,
         options: PlaneInformerOptions<T> = {},
       ): RunningInformer<T> => {
         if (abort.signal.aborted) throw new Error(`plane ${name} is disengaged; it serves no new informers`);
-        const key = [
-          id.group,
-          id.version,
-          id.plural,
-          options.namespace,
-          options.labelSelector,
-          options.fieldSelector,
-        ].join('|');
+        const key = informerKey(id, options as PlaneInformerOptions<KubeObject>);
         let informer = informers.get(key) as RunningInformer<T> | undefined;
         if (!informer) {
           informer = createInformer<T>({
             plane: name,
-            client: clientFor(kubeConfig, id) as ResourceClient<T>,
+            client: plane.client<T>(id),
             log: this.options.log,
             clock: this.options.clock ?? systemClock,
             namespace: options.namespace,
