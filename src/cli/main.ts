@@ -1,7 +1,9 @@
 /**
- * The `netpresence` command: one subcommand per file in this folder.
+ * The `netpresence` command: one subcommand per file in this folder. Every subcommand runs with
+ * the heap growth of runtime/heap-growth.ts.
  */
 import { Command } from 'commander';
+import { setHeapGrowth } from '../runtime/heap-growth.ts';
 import { apiserverCommand } from './apiserver.ts';
 import { cellCommand } from './cell.ts';
 import { dashboardCommand } from './dashboard.ts';
@@ -10,6 +12,8 @@ import { managerCommand } from './manager.ts';
 import { propagatorCommand } from './propagator.ts';
 import { traceCommand } from './trace.ts';
 import { upCommand } from './up.ts';
+
+setHeapGrowth();
 
 const program = new Command('netpresence')
   .description('Makes a network present in every location it is used.')
