@@ -27,6 +27,21 @@ describe('Store', () => {
     assert.deepEqual(names(store.list('ns-2')), ['b']);
   });
 
+  it("lists a namespace's objects as they come and go, and never another namespace's", () => {
+    const store = new Store();
+    store.apply({ type: 'ADDED', object: binding('b', 1, undefined, 'ns') });
+    store.apply({ type: 'ADDED', object: binding('a', 2, undefined, 'ns') });
+    store.apply({ type: 'ADDED', object: binding('c', 3, undefined, 'ns-1') });
+    store.apply({ type: 'MODIFIED', object: binding('a', 4, undefined, 'ns') });
+    assert.deepEqual(names(store.list('ns')), ['a', 'b']);
+    store.apply({ type: 'DELETED', object: binding('b', 5, undefined, 'ns') });
+    assert.deepEqual(names(store.list('ns')), ['a']);
+    store.replace([binding('c', 3, undefined, 'ns-1'), binding('d', 6, undefined, 'ns-1')]);
+    assert.deepEqual(store.list('ns'), []);
+    assert.deepEqual(names(store.list('ns-1')), ['c', 'd']);
+    assert.deepEqual(store.list(''), []);
+  });
+
   it('moves an object between index values when it is modified', () => {
     const store = new Store();
     store.addIndex('network', byNetwork);

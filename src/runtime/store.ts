@@ -5,6 +5,8 @@
  * Guarantees:
  * - every index is maintained on every change: after `apply` or `replace` returns, `byIndex`
  *   answers from the new state; an index added late is built over the objects already held;
+ * - `list(namespace)` costs in proportion to that namespace's objects, not the store's (a cell's
+ *   store of claims holds every project's);
  * - `apply` and `replace` return the events that describe what changed, and nothing else: an
  *   event carrying the resourceVersion already held is a no-op, a deletion of an unknown object
  *   is a no-op, an ADDED for a held object is reported as MODIFIED;
@@ -46,6 +48,8 @@ interface NamedIndex<T> {
 export class Store<T extends KubeObject = KubeObject> implements ObjectStore<T> {
   private readonly objects = new Map<string, T>();
   private readonly indexes = new Map<string, NamedIndex<T>>();
+  /** namespace ('' for cluster-scoped objects) → the keys of its objects */
+  private readonly namespaces = new Map<string, Set<string>>();
 
   get size(): number {
     return this.objects.size;
@@ -57,11 +61,8 @@ export class Store<T extends KubeObject = KubeObject> implements ObjectStore<T> 
 
   /** Every object, or every object of one namespace, ordered by key. */
   list(namespace?: string): T[] {
-    const prefix = namespace === undefined ? undefined : `${namespace}/`;
-    return [...this.objects.keys()]
-      .filter((key) => prefix === undefined || key.startsWith(prefix))
-      .sort()
-      .map((key) => this.objects.get(key)!);
+    const keys = namespace === undefined ? this.objects.keys() : (this.namespaces.get(namespace) ?? []);
+    return [...keys].sort().map((key) => this.objects.get(key)!);
   }
 
   /** The objects an index files under `value`, ordered by key. Throws for an unknown index. */
@@ -96,11 +97,12 @@ export class Store<T extends KubeObject = KubeObject> implements ObjectStore<T> 
     const held = this.objects.get(key);
     if (event.type === 'DELETED') {
       if (!held) return undefined;
-      this.remove(key);
+      this.remove(key, held);
       return { type: 'DELETED', object: event.object, previous: held };
     }
     if (held && held.metadata.resourceVersion === event.object.metadata.resourceVersion) return undefined;
     this.put(key, event.object);
+    if (!held) this.fileNamespace(event.object.metadata.namespace ?? '', key);
     return held
       ? { type: 'MODIFIED', object: event.object, previous: held }
       : { type: 'ADDED', object: event.object };
@@ -120,7 +122,7 @@ export class Store<T extends KubeObject = KubeObject> implements ObjectStore<T> 
     for (const key of [...this.objects.keys()].sort()) {
       if (listed.has(key)) continue;
       const held = this.objects.get(key)!;
-      this.remove(key);
+      this.remove(key, held);
       changes.push({ type: 'DELETED', object: held, previous: held });
     }
     return changes;
@@ -135,9 +137,19 @@ export class Store<T extends KubeObject = KubeObject> implements ObjectStore<T> 
     }
   }
 
-  private remove(key: string): void {
+  private remove(key: string, held: T): void {
     this.objects.delete(key);
     for (const named of this.indexes.values()) unfile(named, key);
+    const namespace = held.metadata.namespace ?? '';
+    const keys = this.namespaces.get(namespace)!;
+    keys.delete(key);
+    if (keys.size === 0) this.namespaces.delete(namespace);
+  }
+
+  private fileNamespace(namespace: string, key: string): void {
+    let keys = this.namespaces.get(namespace);
+    if (!keys) this.namespaces.set(namespace, (keys = new Set()));
+    keys.add(key);
   }
 }
 

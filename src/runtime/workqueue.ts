@@ -18,6 +18,7 @@
  */
 import type { Clock, TimerHandle } from './clock.ts';
 import type { RuntimeMetrics } from './metrics.ts';
+import { Fifo } from './fifo.ts';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.ts';
 
 export interface WorkQueueOptions {
@@ -40,15 +41,15 @@ export class WorkQueue {
   private readonly rateLimiter: RateLimiter;
   private readonly metrics?: RuntimeMetrics;
 
-  /** Ready keys in order, each also in `dirty`. */
-  private queue: string[] = [];
+  /** Ready keys in order, each also in `dirty` (a Fifo: a burst queues more keys than an array shifts cheaply). */
+  private readonly queue = new Fifo<string>();
   /** Keys that need processing: queued, or to be queued when their processing is done. */
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly scheduled = new Map<string, Schedule>();
   /** When each queued key was queued, for the queue-duration metric. */
   private readonly queuedAt = new Map<string, number>();
-  private waiters: ((key: string | undefined) => void)[] = [];
+  private readonly waiters = new Fifo<(key: string | undefined) => void>();
   private stopped = false;
 
   constructor(options: WorkQueueOptions) {
@@ -121,13 +122,11 @@ export class WorkQueue {
     if (this.stopped) return;
     this.stopped = true;
     for (const key of [...this.scheduled.keys()]) this.unschedule(key);
-    this.queue = [];
+    this.queue.clear();
     this.dirty.clear();
     this.queuedAt.clear();
     this.metrics?.workqueueDepth.set({ name: this.name }, 0);
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const waiter of waiters) waiter(undefined);
+    for (let waiter = this.waiters.shift(); waiter; waiter = this.waiters.shift()) waiter(undefined);
   }
 
   get shuttingDown(): boolean {
