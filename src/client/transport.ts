@@ -283,9 +283,7 @@ function keepAliveAgent(
 
 /** The body parsed (text when it is not JSON), its strings interned when `intern`. */
 async function readBody(response: PlaneResponse, intern = false): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of response) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await wholeBody(response)).toString('utf8');
   if (text === '') return undefined;
   try {
     const body: unknown = JSON.parse(text);
@@ -294,6 +292,21 @@ async function readBody(response: PlaneResponse, intern = false): Promise<unknow
     return text;
   }
 }
+
+/**
+ * The response's body, whole. One that has all arrived is taken from the stream's buffer in one
+ * read — an exchange's has, by the time its head is handled, since a batch carries the head, the
+ * body and the end together — instead of through an async iterator: in the controller worker of
+ * a 10,000-binding burst the iterator and the stream's ticks behind it were about 5 s of CPU.
+ */
+async function wholeBody(response: PlaneResponse): Promise<Buffer> {
+  if (response.complete) return (response.read() as Buffer | null) ?? EMPTY_BODY;
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
 
 /** The typed error for a response that is not 2xx, its body read. */
 export async function errorOf(response: PlaneResponse): Promise<Error> {

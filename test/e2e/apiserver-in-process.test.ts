@@ -142,6 +142,38 @@ for (const [transport, reach] of Object.entries(TRANSPORTS))
       if (served.connectionsOpened) assert.equal(served.connectionsOpened(), 0);
     });
 
+    it("reads a body larger than the link's window whole, as it reads one that arrives at once", async () => {
+      const inProcess = resourceClient<KubeObject>(
+        planeKubeConfig(server, 'hub', server.adminToken),
+        CONFIG_MAPS,
+      );
+      const tls = resourceClient<KubeObject>(tlsKubeConfig(server, 'hub', server.adminToken), CONFIG_MAPS);
+      // Three objects of 900 KiB: their list is 2.7 MiB, past the 1 MiB a link sends unacknowledged.
+      const names = ['big-a', 'big-b', 'big-c'];
+      for (const name of names)
+        await inProcess.create({
+          metadata: { name, namespace: 'default' },
+          data: { v: name.repeat(180 << 10) },
+        });
+      const listed = await inProcess.list({ namespace: 'default' });
+      const big = listed.items.filter((item) => names.includes(item.metadata.name!));
+      assert.deepEqual(
+        big.map((item) => [item.metadata.name, (item.data as { v: string }).v.length]),
+        names.map((name) => [name, 900 << 10]),
+      );
+      assert.deepEqual(
+        big,
+        (await tls.list({ namespace: 'default' })).items.filter((item) =>
+          names.includes(item.metadata.name!),
+        ),
+      );
+      // A small body, which arrives with its head, reads the same.
+      await inProcess.create({ metadata: { name: 'small', namespace: 'default' }, data: { a: '1' } });
+      assert.deepEqual((await inProcess.get('small', 'default'))?.data, { a: '1' });
+      assert.deepEqual(await inProcess.get('small', 'default'), await tls.get('small', 'default'));
+      for (const name of [...names, 'small']) await inProcess.delete(name, 'default');
+    });
+
     it('ends a watch when the server stops, and refuses connections after', async () => {
       const other = await ApiServer.start();
       const otherServed = reach(other);
