@@ -297,7 +297,7 @@ async function readBody(response: PlaneResponse, intern = false): Promise<unknow
  * The response's body, whole. One that has all arrived is taken from the stream's buffer in one
  * read — an exchange's has, by the time its head is handled, since a batch carries the head, the
  * body and the end together — instead of through an async iterator: in the controller worker of
- * a 10,000-binding burst the iterator and the stream's ticks behind it were about 5 s of CPU.
+ * a 10,000-binding burst the iterator and the stream's work behind it were about 4 s of CPU.
  */
 async function wholeBody(response: PlaneResponse): Promise<Buffer> {
   if (response.complete) return (response.read() as Buffer | null) ?? EMPTY_BODY;
