@@ -102,7 +102,7 @@ export class Store<T extends KubeObject = KubeObject> implements ObjectStore<T> 
     }
     if (held && held.metadata.resourceVersion === event.object.metadata.resourceVersion) return undefined;
     this.put(key, event.object);
-    if (!held) this.fileNamespace(event.object.metadata.namespace ?? '', key);
+    if (!held) fileKey(this.namespaces, event.object.metadata.namespace ?? '', key);
     return held
       ? { type: 'MODIFIED', object: event.object, previous: held }
       : { type: 'ADDED', object: event.object };
@@ -140,16 +140,7 @@ export class Store<T extends KubeObject = KubeObject> implements ObjectStore<T> 
   private remove(key: string, held: T): void {
     this.objects.delete(key);
     for (const named of this.indexes.values()) unfile(named, key);
-    const namespace = held.metadata.namespace ?? '';
-    const keys = this.namespaces.get(namespace)!;
-    keys.delete(key);
-    if (keys.size === 0) this.namespaces.delete(namespace);
-  }
-
-  private fileNamespace(namespace: string, key: string): void {
-    let keys = this.namespaces.get(namespace);
-    if (!keys) this.namespaces.set(namespace, (keys = new Set()));
-    keys.add(key);
+    unfileKey(this.namespaces, held.metadata.namespace ?? '', key);
   }
 }
 
@@ -160,18 +151,24 @@ function unique(values: string[]): string[] {
 function file<T>(named: NamedIndex<T>, key: string, values: string[]): void {
   if (values.length === 0) return;
   named.valuesOf.set(key, values);
-  for (const value of values) {
-    let keys = named.entries.get(value);
-    if (!keys) named.entries.set(value, (keys = new Set()));
-    keys.add(key);
-  }
+  for (const value of values) fileKey(named.entries, value, key);
 }
 
 function unfile<T>(named: NamedIndex<T>, key: string): void {
-  for (const value of named.valuesOf.get(key) ?? []) {
-    const keys = named.entries.get(value)!;
-    keys.delete(key);
-    if (keys.size === 0) named.entries.delete(value);
-  }
+  for (const value of named.valuesOf.get(key) ?? []) unfileKey(named.entries, value, key);
   named.valuesOf.delete(key);
+}
+
+/** Files `key` under `value` (an index's entries, or the namespaces' keys). */
+function fileKey(entries: Map<string, Set<string>>, value: string, key: string): void {
+  let keys = entries.get(value);
+  if (!keys) entries.set(value, (keys = new Set()));
+  keys.add(key);
+}
+
+/** Unfiles `key` from `value`, dropping the value once nothing is filed under it. */
+function unfileKey(entries: Map<string, Set<string>>, value: string, key: string): void {
+  const keys = entries.get(value)!;
+  keys.delete(key);
+  if (keys.size === 0) entries.delete(value);
 }
