@@ -297,6 +297,27 @@ describe('rbac authorizer', () => {
     assert.equal(decide('get', 'other').allowed, true);
   });
 
+  it('gives every request one binding allows the same frozen decision, and every refusal without a reason one too', () => {
+    const log = new RevisionLog();
+    clusterRole(log, 'view', readConfigMaps);
+    clusterRoleBinding(log, 'view', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'User', name: 'alice' }]);
+    const rbac = new RbacAuthorizer(log);
+    const get = rbac.authorize(alice, request('get', 'configmaps', { namespace: 'a', name: 'x' }));
+    const list = rbac.authorize(alice, request('list', 'configmaps', { namespace: 'b' }));
+    const clusterList = rbac.authorize(alice, request('list', 'configmaps'));
+    assert.deepEqual(get, {
+      allowed: true,
+      reason: 'RBAC: allowed by ClusterRoleBinding "view" of ClusterRole "view" to User "alice"',
+    });
+    assert.equal(list, get, 'another verb in another namespace, allowed by the same binding');
+    assert.equal(clusterList, get);
+    assert.ok(Object.isFrozen(get));
+    const refused = rbac.authorize(alice, request('delete', 'configmaps', { namespace: 'a', name: 'x' }));
+    assert.deepEqual(refused, { allowed: false, reason: '' });
+    assert.equal(rbac.authorize(bob, request('get', 'secrets', { namespace: 'c' })), refused);
+    assert.ok(Object.isFrozen(refused));
+  });
+
   it('decides for an identity by its groups as well as its name', () => {
     const log = new RevisionLog();
     clusterRole(log, 'view', readConfigMaps);

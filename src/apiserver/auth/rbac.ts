@@ -34,6 +34,7 @@
  * rules it stores. RBAC never denies explicitly, so there is no "denied" decision, only "not
  * allowed". `roleRef.apiGroup` and subject `apiGroup` are ignored, as Kubernetes ignores them.
  */
+import { internString } from '../../apis/common/interned-strings.ts';
 import { ApiError, forbidden } from '../errors.ts';
 import { isPlainObject, type KubeObject } from '../objects.ts';
 import type { RevisionLog } from '../storage/revision-log.ts';
@@ -165,16 +166,29 @@ function scopeOf(attributes: RequestAttributes): string {
   return attributes.resourceRequest ? (attributes.namespace ?? '') : '';
 }
 
-/** Kubernetes' decision: the first binding (in order) with a rule that allows the request. */
+/** Not allowed, with no binding naming the identity left unresolved: the most common refusal. */
+const NOT_ALLOWED: Decision = Object.freeze({ allowed: false, reason: '' });
+
+/**
+ * Kubernetes' decision: the first binding (in order) with a rule that allows the request. An
+ * allowed decision depends only on the holder that allows it, so each holder makes its one
+ * decision once and every request it allows shares it (frozen: nobody may change what others
+ * read).
+ */
 function decide(holders: Holder[], attributes: RequestAttributes): Decision {
   const unresolved: string[] = [];
-  for (const { binding, subject } of holders) {
+  for (const holder of holders) {
+    const { binding, subject } = holder;
     if (binding.unresolved) unresolved.push(binding.unresolved);
     else if (binding.rules.some((rule) => ruleAllows(rule, attributes))) {
-      return { allowed: true, reason: `RBAC: allowed by ${binding.source} to ${subject}` };
+      return (holder.allows ??= Object.freeze({
+        allowed: true,
+        reason: `RBAC: allowed by ${binding.source} to ${subject}`,
+      }));
     }
   }
-  return { allowed: false, reason: unresolved.length > 0 ? `RBAC: ${aggregate(unresolved)}` : '' };
+  if (unresolved.length === 0) return NOT_ALLOWED;
+  return { allowed: false, reason: `RBAC: ${aggregate(unresolved)}` };
 }
 
 /** What a decision can depend on besides the holders: all of the request but its namespace. */
@@ -227,6 +241,8 @@ interface Holder {
   binding: Binding;
   order: number;
   subject: string;
+  /** The decision of every request this holder is the first to allow, made at the first. */
+  allows?: Decision;
 }
 
 /** The bindings of one scope (cluster-wide, or one namespace), by the subject they name. */
@@ -343,7 +359,8 @@ class Policy {
     let decision = held.decisions.get(key);
     if (!decision) {
       decision = decide(held.holders, attributes);
-      held.decisions.set(key, decision);
+      // Every identity and scope asks the same few requests: one flat copy of each key serves all.
+      held.decisions.set(internString(key), decision);
       if (++this.#decisions >= MAX_REMEMBERED) this.#forgetDecisions();
     }
     return decision;

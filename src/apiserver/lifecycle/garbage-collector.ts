@@ -66,7 +66,7 @@ export class GarbageCollector {
 
   constructor(private readonly plane: PlaneState) {
     for (const storage of plane.log.resources()) {
-      for (const object of plane.log.list(storage)) this.index(storage, object, undefined);
+      for (const object of plane.log.list(storage)) this.index(storage, undefined, object, undefined);
     }
     for (const storage of plane.log.resources()) {
       for (const object of plane.log.list(storage))
@@ -79,16 +79,25 @@ export class GarbageCollector {
     this.unsubscribe();
   }
 
-  private locate(storage: string, object: KubeObject): Location {
+  /**
+   * Where `object` is stored. `key`, when the caller has it, is the log's own key string: every
+   * object of the plane is indexed here, so a copy of each key would be held twice.
+   */
+  private locate(storage: string, object: KubeObject, key?: string): Location {
     const namespace = object.metadata.namespace || undefined;
-    return { storage, key: `${namespace ?? ''}/${object.metadata.name}`, namespace };
+    return { storage, key: key ?? `${namespace ?? ''}/${object.metadata.name}`, namespace };
   }
 
-  private index(storage: string, object: KubeObject | undefined, previous: KubeObject | undefined): void {
+  private index(
+    storage: string,
+    key: string | undefined,
+    object: KubeObject | undefined,
+    previous: KubeObject | undefined,
+  ): void {
     // Most writes keep the object's uid and owners: nothing here changes.
     if (object && previous && object.metadata.uid === previous.metadata.uid && sameOwners(object, previous))
       return;
-    const location = this.locate(storage, (object ?? previous)!);
+    const location = this.locate(storage, (object ?? previous)!, key);
     const id = locationId(location);
     for (const ref of previous?.metadata.ownerReferences ?? []) this.dependents.get(ref.uid)?.delete(id);
     if (previous?.metadata.uid) this.objects.delete(previous.metadata.uid);
@@ -103,7 +112,7 @@ export class GarbageCollector {
 
   private observe(event: StoredEvent): void {
     const deleted = event.type === 'DELETED';
-    this.index(event.resource, deleted ? undefined : event.object, event.previous);
+    this.index(event.resource, event.key, deleted ? undefined : event.object, event.previous);
     if (!deleted && needsCollection(event.object) && this.mayCollect(event))
       this.examine(this.locate(event.resource, event.object));
     const uid = event.object.metadata.uid;
