@@ -57,6 +57,36 @@ describe('Store', () => {
     assert.deepEqual(store.byIndex('network', 'blue'), []);
   });
 
+  it('files one, two, then one object again under a value, and keeps an unchanged filing through updates', () => {
+    const store = new Store();
+    store.addIndex('network', byNetwork);
+    store.addIndex('labels', (o) => Object.values(o.metadata.labels ?? {}));
+    const labelled = (name: string, rv: number, labels: Record<string, string>): KubeObject => ({
+      ...binding(name, rv, 'blue'),
+      metadata: { name, namespace: 'ns-1', resourceVersion: String(rv), labels },
+    });
+    store.apply({ type: 'ADDED', object: labelled('a', 1, { x: 'v', y: 'w' }) });
+    store.apply({ type: 'MODIFIED', object: labelled('a', 2, { x: 'v', y: 'w' }) });
+    assert.deepEqual(names(store.byIndex('network', 'blue')), ['a']);
+    store.apply({ type: 'ADDED', object: labelled('b', 3, { x: 'w' }) });
+    assert.deepEqual(names(store.byIndex('network', 'blue')), ['a', 'b']);
+    assert.deepEqual(names(store.byIndex('labels', 'w')), ['a', 'b']);
+    store.apply({ type: 'MODIFIED', object: labelled('a', 4, { x: 'v' }) });
+    assert.deepEqual(names(store.byIndex('labels', 'w')), ['b']);
+    assert.deepEqual(names(store.byIndex('labels', 'v')), ['a']);
+    store.apply({ type: 'DELETED', object: labelled('b', 5, { x: 'w' }) });
+    assert.deepEqual(names(store.byIndex('network', 'blue')), ['a']);
+    assert.deepEqual(store.byIndex('labels', 'w'), []);
+    store.apply({ type: 'ADDED', object: labelled('c', 6, { x: 'v' }) });
+    store.apply({ type: 'DELETED', object: labelled('a', 7, { x: 'v' }) });
+    assert.deepEqual(names(store.byIndex('labels', 'v')), ['c']);
+    assert.deepEqual(names(store.byIndex('network', 'blue')), ['c']);
+    assert.deepEqual(names(store.list('ns-1')), ['c']);
+    store.apply({ type: 'DELETED', object: labelled('c', 8, { x: 'v' }) });
+    assert.deepEqual(store.byIndex('labels', 'v'), []);
+    assert.deepEqual(store.list('ns-1'), []);
+  });
+
   it('drops a deleted object from every index', () => {
     const store = new Store();
     store.addIndex('network', byNetwork);
