@@ -20,6 +20,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { parsePrometheusText, type Sample } from '../../src/dashboard/prometheus-text.ts';
 import { METRICS_LINE_PREFIX } from '../../src/cli/up.ts';
+import { PROJECT_PLANES } from '../../src/apiserver/write-counter.ts';
 
 const RECONCILES = 'controller_runtime_reconcile_total';
 const RETRIES = 'workqueue_retries_total';
@@ -58,10 +59,10 @@ export function metricsUrls(stdout: string): string[] {
   return line ? line.slice(METRICS_LINE_PREFIX.length).split(' ').filter(Boolean) : [];
 }
 
-/** platform, hub, project (every project plane) or cell (every cell plane). */
+/** platform, hub, project (every project plane: the counter labels them all `project`) or cell. */
 export function planeKind(plane: string): string {
   if (plane === '' || plane === 'root') return 'platform';
-  if (plane.startsWith('project-')) return 'project';
+  if (plane === PROJECT_PLANES) return 'project';
   if (plane === 'hub') return 'hub';
   return 'cell';
 }

@@ -31,6 +31,7 @@ import {
   projectControlPlanePath,
 } from '../apis/resourcemanager/v1alpha1/control-plane-path.ts';
 import { AuditLog, type AuditedRequest } from './audit.ts';
+import { projectPlaneName } from './plane-names.ts';
 import { listenLoopback, type LoopbackListener } from './loopback-listener.ts';
 import { InProcessListener } from './in-process-listener.ts';
 import { loadOrCreateCertificates, type ServingCertificates } from './auth/certificates.ts';
@@ -315,7 +316,7 @@ export class ApiServer {
   }
 
   addProjectPlane(project: string): Plane {
-    return this.addPlane(`project-${project}`, projectControlPlanePath(project));
+    return this.addPlane(projectPlaneName(project), projectControlPlanePath(project));
   }
 
   /** Stops serving a plane and discards its objects (its database too, when durable). */

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import { Plane } from './plane.ts';
-import { WriteCounter, SERVER_USER } from './write-counter.ts';
+import { projectPlaneName } from './plane-names.ts';
+import { PROJECT_PLANES, WriteCounter, SERVER_USER } from './write-counter.ts';
 import { createObject, deleteObject, updateObject } from './writes.ts';
 
 async function counted(registry: Registry): Promise<Record<string, number>> {
@@ -42,5 +43,22 @@ describe('write counter', () => {
       'alice netpresence/presence /configmaps  update': 1,
       [`${SERVER_USER}  /configmaps  delete`]: 1,
     });
+  });
+
+  it('labels writes by plane name, and every project plane as one', async () => {
+    const registry = new Registry();
+    const counter = new WriteCounter(registry);
+    const planes = ['hub', projectPlaneName('alpha'), projectPlaneName('beta'), 'cell-loc-0'].map(
+      (name) => new Plane(name, `/planes/${name}`, { writeCounter: counter }),
+    );
+    for (const plane of planes) {
+      const configMaps = plane.catalog.lookup('', 'v1', 'configmaps')!;
+      createObject(plane, configMaps, { metadata: { name: 'a', namespace: 'default' } }, { user: 'alice' });
+    }
+    const metric = registry.getSingleMetric('netpresence_apiserver_writes_total')!;
+    const byPlane = Object.fromEntries(
+      (await metric.get()).values.map(({ labels, value }) => [labels.plane, value]),
+    );
+    assert.deepEqual(byPlane, { hub: 1, [PROJECT_PLANES]: 2, 'cell-loc-0': 1 });
   });
 });

@@ -2,7 +2,10 @@
  * Counts the writes that advance a plane's revision, by who made them: a Prometheus counter
  * `netpresence_apiserver_writes_total{plane, user, user_agent, resource, subresource, verb}`
  * (`user_agent` names the controller when its process runs with per-controller agents,
- * client/user-agent.ts; empty when the request had none).
+ * client/user-agent.ts; empty when the request had none). `plane` is the plane's name, except
+ * that every project plane counts as `project`: a fleet serves a plane per project, and a series
+ * set per project (about 30 each) made 90,000 series at 3,000 projects, about 70 MiB of the
+ * server's heap and as many lines in every scrape.
  *
  * Guarantees: a write is counted once per stored change, when its transaction commits — a no-op
  * update (nothing changed, so no new revision), a dry run and a refused write are not counted;
@@ -16,8 +19,12 @@
  */
 import type { Registry } from 'prom-client';
 import { HotCounter } from '../runtime/hot-metrics.ts';
+import { PROJECT_PLANE_NAME_PREFIX } from './plane-names.ts';
 
 export const SERVER_USER = 'system:apiserver';
+
+/** The `plane` label of every project plane's writes. */
+export const PROJECT_PLANES = 'project';
 
 export type WriteVerb = 'create' | 'update' | 'delete' | 'related' | 'remove';
 
@@ -45,7 +52,7 @@ export class WriteCounter {
   count(write: CountedWrite): void {
     const { plane, user, userAgent, resource, subresource, verb } = write;
     this.counter.inc({
-      plane,
+      plane: plane.startsWith(PROJECT_PLANE_NAME_PREFIX) ? PROJECT_PLANES : plane,
       user: user ?? SERVER_USER,
       user_agent: userAgent ?? '',
       resource,

@@ -23,13 +23,13 @@
 import { invalid, invalidValue, notFound, badRequest } from '../errors.ts';
 import { isPlainObject, nowRfc3339 } from '../objects.ts';
 import type { Plane } from '../plane.ts';
+import { PROJECT_PLANE_NAME_PREFIX } from '../plane-names.ts';
 import { objectKey } from '../resources/resource-type.ts';
 import type { SignedTokens } from './signed-tokens.ts';
 import type { Identity } from './tokens.ts';
 
-/** server.ts's names for the root plane and its project planes (`project-<name>`). */
+/** server.ts's name for the root plane. */
 const ROOT_PLANE_NAME = 'root';
-const PROJECT_PLANE_NAME_PREFIX = 'project-';
 
 export const SERVICE_ACCOUNTS_STORAGE = '/serviceaccounts';
 export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
