@@ -40,7 +40,8 @@ function keyOf(object: KubeObject): string {
 /**
  * Keys filed under one value: the key itself while it is the only one, a Set from the second on.
  * Most values file one object (a uid, a pair, an owner), and a fleet's stores hold hundreds of
- * thousands of them: a Set for each one was 40 % of what the controller worker's stores held.
+ * thousands of them: at 3,000 bindings the indexes and namespace keys, mostly Sets of one key,
+ * were 35 of the 77 MiB the controller worker's stores held.
  */
 type Filed = string | Set<string>;
 

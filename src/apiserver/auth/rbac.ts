@@ -359,7 +359,7 @@ class Policy {
     let decision = held.decisions.get(key);
     if (!decision) {
       decision = decide(held.holders, attributes);
-      // Every identity and scope asks the same few requests: one flat copy of each key serves all.
+      // Every identity and scope asks the same few requests: one copy of each key serves them all.
       held.decisions.set(internString(key), decision);
       if (++this.#decisions >= MAX_REMEMBERED) this.#forgetDecisions();
     }
