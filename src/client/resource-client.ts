@@ -21,6 +21,8 @@ import type {
   ListResult,
   ResourceClient,
   ResourceId,
+  WatchEvent,
+  WatchHandle,
   WatchOptions,
   WriteOptions,
 } from './types.ts';
@@ -71,125 +73,177 @@ export function resourceClient<T extends KubeObject>(
   kubeConfig: KubeConfig,
   id: ResourceId,
 ): ResourceClient<T> {
-  const apiVersion = apiVersionOf(id);
-  const typed = (object: T): T => ({
-    ...object,
-    apiVersion: object.apiVersion ?? apiVersion,
-    kind: object.kind ?? id.kind,
-  });
-  const call = async (request: PlaneRequest): Promise<T> => (await send(kubeConfig, request)) as T;
-  // Async, so that a request that cannot be addressed rejects rather than throws.
-  const put = async (object: T, subresource: Subresource, options?: WriteOptions): Promise<T> =>
-    call({
-      method: 'PUT',
-      path: objectPath(id, object.metadata.name, object.metadata.namespace, subresource),
+  return new HttpResourceClient<T>(kubeConfig, id);
+}
+
+/**
+ * One resource's client, its methods on the prototype: a fleet's controller worker holds tens of
+ * thousands of clients (about 43 a project plane), and as closures made per client their methods
+ * were about 35 KiB a project (bench/README.md, session 23).
+ */
+class HttpResourceClient<T extends KubeObject> implements ResourceClient<T> {
+  readonly #kubeConfig: KubeConfig;
+  readonly #apiVersion: string;
+
+  constructor(
+    kubeConfig: KubeConfig,
+    readonly id: ResourceId,
+  ) {
+    this.#kubeConfig = kubeConfig;
+    this.#apiVersion = apiVersionOf(id);
+  }
+
+  async get(name: string, namespace?: string): Promise<T | undefined> {
+    try {
+      return await this.#call({ method: 'GET', path: objectPath(this.id, name, namespace) });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async list(options: ListOptions = {}): Promise<ListResult<T>> {
+    const body = (await send(this.#kubeConfig, {
+      method: 'GET',
+      path: collectionPath(this.id, options.namespace),
+      query: {
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        limit: options.limit,
+        continue: options.continue,
+        resourceVersion: options.resourceVersion,
+      },
+    })) as { items: T[] | null; metadata: { resourceVersion: string; continue?: string } };
+    const result: ListResult<T> = {
+      items: (body.items ?? []).map((item) => this.#typed(item)),
+      resourceVersion: body.metadata.resourceVersion,
+    };
+    if (body.metadata.continue) result.continue = body.metadata.continue;
+    return result;
+  }
+
+  async create(object: T, options?: WriteOptions): Promise<T> {
+    const { name, generateName, namespace } = object.metadata;
+    if (this.id.namespaced && !namespace) {
+      throw new Error(
+        `${this.id.kind} ${name ?? generateName ?? ''} is namespaced: give its metadata.namespace`,
+      );
+    }
+    return this.#call({
+      method: 'POST',
+      path: collectionPath(this.id, namespace),
       query: writeQuery(options),
-      body: typed(object),
+      body: this.#typed(object),
     });
-  const patch = async (
+  }
+
+  update(object: T, options?: WriteOptions): Promise<T> {
+    return this.#put(object, undefined, options);
+  }
+
+  updateStatus(object: T, options?: WriteOptions): Promise<T> {
+    return this.#put(object, 'status', options);
+  }
+
+  patchMerge(
+    name: string,
+    namespace: string | undefined,
+    body: unknown,
+    options: WriteOptions & { subresource?: Subresource } = {},
+  ): Promise<T> {
+    return this.#patch(name, namespace, MERGE_PATCH, body, writeQuery(options), options.subresource);
+  }
+
+  patchJson(
+    name: string,
+    namespace: string | undefined,
+    operations: JsonPatchOperation[],
+    options: WriteOptions & { subresource?: Subresource } = {},
+  ): Promise<T> {
+    return this.#patch(name, namespace, JSON_PATCH, operations, writeQuery(options), options.subresource);
+  }
+
+  apply(
+    object: T,
+    options: { fieldManager: string; force?: boolean; subresource?: Subresource },
+  ): Promise<T> {
+    const query = { fieldManager: options.fieldManager, force: options.force };
+    // JSON is YAML, so the object goes as is.
+    return this.#patch(
+      object.metadata.name,
+      object.metadata.namespace,
+      APPLY_PATCH,
+      this.#typed(object),
+      query,
+      options.subresource,
+    );
+  }
+
+  async delete(name: string, namespace?: string, options: DeleteOptions = {}): Promise<boolean> {
+    try {
+      await send(this.#kubeConfig, {
+        method: 'DELETE',
+        path: objectPath(this.id, name, namespace),
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', ...options },
+      });
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  watch(
+    options: WatchOptions,
+    onEvent: (...event: WatchEvent<T>) => void,
+    done: (err?: Error) => void,
+  ): Promise<WatchHandle> {
+    const query: Query = {
+      resourceVersion: options.resourceVersion,
+      allowWatchBookmarks: options.allowWatchBookmarks,
+      timeoutSeconds: options.timeoutSeconds,
+      labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
+    };
+    return openWatch(this.#kubeConfig, collectionPath(this.id, options.namespace), query, onEvent, done);
+  }
+
+  #typed(object: T): T {
+    return {
+      ...object,
+      apiVersion: object.apiVersion ?? this.#apiVersion,
+      kind: object.kind ?? this.id.kind,
+    };
+  }
+
+  async #call(request: PlaneRequest): Promise<T> {
+    return (await send(this.#kubeConfig, request)) as T;
+  }
+
+  // Async, so that a request that cannot be addressed rejects rather than throws.
+  async #put(object: T, subresource: Subresource, options?: WriteOptions): Promise<T> {
+    return this.#call({
+      method: 'PUT',
+      path: objectPath(this.id, object.metadata.name, object.metadata.namespace, subresource),
+      query: writeQuery(options),
+      body: this.#typed(object),
+    });
+  }
+
+  async #patch(
     name: string | undefined,
     namespace: string | undefined,
     contentType: string,
     body: unknown,
     query: Query,
     subresource: Subresource,
-  ): Promise<T> =>
-    call({ method: 'PATCH', path: objectPath(id, name, namespace, subresource), query, body, contentType });
-
-  return {
-    id,
-
-    async get(name, namespace) {
-      try {
-        return await call({ method: 'GET', path: objectPath(id, name, namespace) });
-      } catch (err) {
-        if (isNotFound(err)) return undefined;
-        throw err;
-      }
-    },
-
-    async list(options: ListOptions = {}) {
-      const body = (await send(kubeConfig, {
-        method: 'GET',
-        path: collectionPath(id, options.namespace),
-        query: {
-          labelSelector: options.labelSelector,
-          fieldSelector: options.fieldSelector,
-          limit: options.limit,
-          continue: options.continue,
-          resourceVersion: options.resourceVersion,
-        },
-      })) as { items: T[] | null; metadata: { resourceVersion: string; continue?: string } };
-      const result: ListResult<T> = {
-        items: (body.items ?? []).map(typed),
-        resourceVersion: body.metadata.resourceVersion,
-      };
-      if (body.metadata.continue) result.continue = body.metadata.continue;
-      return result;
-    },
-
-    async create(object, options) {
-      const { name, generateName, namespace } = object.metadata;
-      if (id.namespaced && !namespace) {
-        throw new Error(
-          `${id.kind} ${name ?? generateName ?? ''} is namespaced: give its metadata.namespace`,
-        );
-      }
-      return call({
-        method: 'POST',
-        path: collectionPath(id, namespace),
-        query: writeQuery(options),
-        body: typed(object),
-      });
-    },
-
-    update: (object, options) => put(object, undefined, options),
-    updateStatus: (object, options) => put(object, 'status', options),
-
-    patchMerge(name, namespace, body, options = {}) {
-      return patch(name, namespace, MERGE_PATCH, body, writeQuery(options), options.subresource);
-    },
-
-    patchJson(name, namespace, operations: JsonPatchOperation[], options = {}) {
-      return patch(name, namespace, JSON_PATCH, operations, writeQuery(options), options.subresource);
-    },
-
-    apply(object, options) {
-      const query = { fieldManager: options.fieldManager, force: options.force };
-      // JSON is YAML, so the object goes as is.
-      return patch(
-        object.metadata.name,
-        object.metadata.namespace,
-        APPLY_PATCH,
-        typed(object),
-        query,
-        options.subresource,
-      );
-    },
-
-    async delete(name, namespace, options: DeleteOptions = {}) {
-      try {
-        await send(kubeConfig, {
-          method: 'DELETE',
-          path: objectPath(id, name, namespace),
-          body: { apiVersion: 'v1', kind: 'DeleteOptions', ...options },
-        });
-        return true;
-      } catch (err) {
-        if (isNotFound(err)) return false;
-        throw err;
-      }
-    },
-
-    watch(options: WatchOptions, onEvent, done) {
-      const query: Query = {
-        resourceVersion: options.resourceVersion,
-        allowWatchBookmarks: options.allowWatchBookmarks,
-        timeoutSeconds: options.timeoutSeconds,
-        labelSelector: options.labelSelector,
-        fieldSelector: options.fieldSelector,
-      };
-      return openWatch(kubeConfig, collectionPath(id, options.namespace), query, onEvent, done);
-    },
-  };
+  ): Promise<T> {
+    return this.#call({
+      method: 'PATCH',
+      path: objectPath(this.id, name, namespace, subresource),
+      query,
+      body,
+      contentType,
+    });
+  }
 }
