@@ -318,6 +318,37 @@ describe('rbac authorizer', () => {
     assert.ok(Object.isFrozen(refused));
   });
 
+  it('remembers one decision for every namespace without RBAC objects of its own, and apart for one that has some', () => {
+    const log = new RevisionLog();
+    clusterRole(log, 'view', readConfigMaps);
+    clusterRoleBinding(log, 'view', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'User', name: 'alice' }]);
+    role(log, 'ops', 'edit', [{ verbs: ['update'], apiGroups: [''], resources: ['configmaps'] }]);
+    roleBinding(log, 'ops', 'edit', { kind: 'Role', name: 'edit' }, [{ kind: 'User', name: 'alice' }]);
+    const rbac = new RbacAuthorizer(log);
+    const inNamespace = (verb: string, namespace: string) =>
+      rbac.authorize(alice, request(verb, 'configmaps', { namespace, name: 'x' }));
+    for (let i = 0; i < 100; i++) {
+      assert.equal(inNamespace('get', `tenant-${i}`).allowed, true);
+      assert.equal(inNamespace('update', `tenant-${i}`).allowed, false);
+    }
+    assert.equal(rbac.authorize(alice, request('list', 'configmaps')).allowed, true);
+    assert.equal(
+      rbac.remembered,
+      4,
+      "alice at the cluster scope, and its three decisions: 100 namespaces' worth",
+    );
+    assert.equal(inNamespace('update', 'ops').allowed, true, "ops' own RoleBinding counts there");
+    assert.equal(inNamespace('update', 'tenant-1').allowed, false, 'and nowhere else');
+    assert.equal(rbac.remembered, 6, 'alice in ops and its decision, apart');
+    // A namespace that gains a RoleBinding is decided by it from then on.
+    roleBinding(log, 'tenant-7', 'edit', { kind: 'ClusterRole', name: 'edit-all' }, [
+      { kind: 'User', name: 'alice' },
+    ]);
+    clusterRole(log, 'edit-all', [{ verbs: ['update'], apiGroups: [''], resources: ['configmaps'] }]);
+    assert.equal(inNamespace('update', 'tenant-7').allowed, true);
+    assert.equal(inNamespace('update', 'tenant-8').allowed, false);
+  });
+
   it('decides for an identity by its groups as well as its name', () => {
     const log = new RevisionLog();
     clusterRole(log, 'view', readConfigMaps);

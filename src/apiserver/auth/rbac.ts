@@ -26,7 +26,8 @@
  *   call that needs its scope one pass over that scope's objects — a plane with a RoleBinding per
  *   tenant namespace (the hub) is not re-read whole as tenants come — and any other call costs
  *   only the bindings that name the identity; a decision is remembered until the next write to
- *   any RBAC object of the plane (`Policy.decided`);
+ *   any RBAC object of the plane (`Policy.decided`), once for every namespace that holds no Role
+ *   or RoleBinding (there, as at the cluster scope, ClusterRoleBindings alone decide);
  * - `reason` is Kubernetes' own: `RBAC: allowed by …` when allowed, the roles a binding naming
  *   the identity points to but that do not exist when denied, empty otherwise.
  *
@@ -82,6 +83,11 @@ export class RbacAuthorizer {
   authorize(identity: Identity, attributes: RequestAttributes): Decision {
     if (identity.groups.includes(SUPERUSER_GROUP)) return { allowed: true, reason: '' };
     return this.#policy.decided(identity, attributes);
+  }
+
+  /** How many decisions (and identities in a scope) the authorizer remembers now. */
+  get remembered(): number {
+    return this.#policy.remembered;
   }
 
   /**
@@ -354,7 +360,7 @@ class Policy {
    * `MAX_REMEMBERED` are kept; beyond that they start over.
    */
   decided(identity: Identity, attributes: RequestAttributes): Decision {
-    const held = this.#heldBy(identity, scopeOf(attributes));
+    const held = this.#heldBy(identity, this.#decidingScope(scopeOf(attributes)));
     const key = requestKey(attributes, held.byName);
     let decision = held.decisions.get(key);
     if (!decision) {
@@ -394,6 +400,22 @@ class Policy {
     return held;
   }
 
+  /**
+   * The scope whose bindings decide a request in `scope`: the namespace itself when it holds (or
+   * held) a Role or RoleBinding, otherwise the cluster scope, whose ClusterRoleBindings are then
+   * all that count there. So an identity's decisions in the namespaces without RBAC objects of
+   * their own — every namespace of a project plane or a cell — are remembered once, not once per
+   * namespace: a cell's identities act in a namespace per project.
+   */
+  #decidingScope(scope: string): string {
+    return scope && this.#holdsRbac(scope) ? scope : '';
+  }
+
+  /** How many decisions (and identities in a scope) are remembered now. */
+  get remembered(): number {
+    return this.#decisions;
+  }
+
   #forgetDecisions(): void {
     this.#held.clear();
     this.#decisions = 0;
@@ -426,13 +448,17 @@ class Policy {
     return this.#clusterWide;
   }
 
-  #namespaceIndex(namespace: string): SubjectIndex | undefined {
+  #holdsRbac(namespace: string): boolean {
     this.#withRbac ??= new Set(
       [...this.log.list(ROLES), ...this.log.list(ROLE_BINDINGS)].map((object) =>
         text(object.metadata.namespace),
       ),
     );
-    if (!this.#withRbac.has(namespace)) return undefined;
+    return this.#withRbac.has(namespace);
+  }
+
+  #namespaceIndex(namespace: string): SubjectIndex | undefined {
+    if (!this.#holdsRbac(namespace)) return undefined;
     let index = this.#namespaced.get(namespace);
     if (!index) {
       const clusterRoles = this.#clusterRoleRules();
