@@ -15,6 +15,7 @@
  *   when the kind leaves; a listener added late hears of every kind already ready.
  */
 import type { Logger } from 'pino';
+import { internString } from '../apis/common/interned-strings.ts';
 import type { KubeObject } from '../client/types.ts';
 import type { PlaneAccess } from '../runtime/manager-context.ts';
 import type { EventRecorder } from '../runtime/event-recorder.ts';
@@ -60,8 +61,29 @@ export function kindKey(apiVersion: string, kind: string): string {
   return `${apiVersion}|${kind}`;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
+/** The keys of the kinds `object`, a policy (its selectors) or a binding (its resource), names. */
+function kindsNamedBy(object: KubeObject, policy: boolean): Set<string> {
+  const named = new Set<string>();
+  // Keys are interned: a hub's thousands of bindings name a few kinds, and each binding keeps its key.
+  const add = (apiVersion: string, kind: string) => named.add(internString(kindKey(apiVersion, kind)));
+  if (policy) {
+    for (const selector of (object as Policy).spec?.resourceSelectors ?? [])
+      add(selector.apiVersion, selector.kind);
+  } else {
+    const resource = (object.spec as { resource?: { apiVersion: string; kind: string } } | undefined)
+      ?.resource;
+    if (resource) add(resource.apiVersion, resource.kind);
+  }
+  return named;
+}
+
 export class TemplateKinds {
-  private readonly sources = new Map<string, { kinds: Set<string>; policy?: Policy }>();
+  /** What each policy names, and the policy (told when a kind it names is not served). */
+  private readonly policies = new Map<string, { kinds: Set<string>; policy: Policy }>();
+  /** The one kind each binding names: a hub holds a binding per propagated object. */
+  private readonly bindings = new Map<string, string>();
   private readonly counts = new Map<string, number>();
   private readonly states = new Map<string, KindState>();
   private readonly listeners = new Set<KindListener>();
@@ -72,23 +94,26 @@ export class TemplateKinds {
   /** A policy (selectors) or binding (resource) changed: recount the kinds it names. */
   observe(source: string, event: InformerEvent<KubeObject>, policy: boolean): void {
     const object = event.object;
-    const named = new Set<string>();
-    if (event.type !== 'DELETED') {
-      if (policy) {
-        for (const selector of (object as Policy).spec?.resourceSelectors ?? [])
-          named.add(kindKey(selector.apiVersion, selector.kind));
-      } else {
-        const resource = (object.spec as { resource?: { apiVersion: string; kind: string } } | undefined)
-          ?.resource;
-        if (resource) named.add(kindKey(resource.apiVersion, resource.kind));
-      }
+    const named = event.type === 'DELETED' ? new Set<string>() : kindsNamedBy(object, policy);
+    const held = this.heldBy(source, policy);
+    if (policy) {
+      if (named.size === 0) this.policies.delete(source);
+      else this.policies.set(source, { kinds: named, policy: object as Policy });
+    } else {
+      const [kind] = named;
+      if (kind === undefined) this.bindings.delete(source);
+      else this.bindings.set(source, kind);
     }
-    const held = this.sources.get(source)?.kinds ?? new Set<string>();
-    if (named.size === 0) this.sources.delete(source);
-    else this.sources.set(source, { kinds: named, policy: policy ? (object as Policy) : undefined });
     for (const key of named) if (!held.has(key)) this.count(key, +1);
     for (const key of held) if (!named.has(key)) this.count(key, -1);
     if (policy) for (const key of named) if (!held.has(key)) this.reportIfUnserved(key, object as Policy);
+  }
+
+  /** The kinds a source counted for until now. */
+  private heldBy(source: string, policy: boolean): ReadonlySet<string> {
+    if (policy) return this.policies.get(source)?.kinds ?? NONE;
+    const kind = this.bindings.get(source);
+    return kind === undefined ? NONE : new Set([kind]);
   }
 
   /** A policy newly naming a kind already known to be unserved hears of it too. */
@@ -189,8 +214,8 @@ export class TemplateKinds {
   private async reportUnserved(key: string, state: KindState): Promise<void> {
     const note = kindNotServedNote(state.apiVersion, state.kind);
     this.deps.log.warn({ apiVersion: state.apiVersion, kind: state.kind }, note);
-    for (const source of this.sources.values()) {
-      if (!source.policy || !source.kinds.has(key)) continue;
+    for (const source of this.policies.values()) {
+      if (!source.kinds.has(key)) continue;
       await this.deps.recorder.record(source.policy, {
         type: 'Warning',
         reason: KIND_NOT_SERVED_EVENT,
