@@ -210,6 +210,25 @@ describe('Reflector', () => {
     assert.deepEqual(events, []);
   });
 
+  it('stop ends a backoff at once, and a list page in flight, leaving no timer', async () => {
+    const { clock, client, reflector } = setup();
+    client.offline = new Error('connect ECONNREFUSED');
+    reflector.start();
+    await clock.advance(0);
+    assert.equal(clock.pending(), 1, 'the backoff before the next list');
+    await reflector.stop();
+    assert.equal(clock.pending(), 0);
+
+    const second = setup();
+    second.client.list = () => new Promise(() => undefined);
+    second.reflector.start();
+    await second.clock.advance(0);
+    assert.equal(second.clock.pending(), 1, "the list's watchdog");
+    await second.reflector.stop();
+    assert.equal(second.clock.pending(), 0);
+    await assert.rejects(second.reflector.synced(), /stopped before its first list/);
+  });
+
   it('rejects synced when stopped before the first list', async () => {
     const { reflector, client } = setup();
     client.offline = new Error('connect ECONNREFUSED');

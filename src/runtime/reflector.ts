@@ -81,7 +81,13 @@ export function resourceName(client: ResourceClient): string {
 }
 
 export class Reflector<T extends KubeObject> {
-  private readonly stopping = new AbortController();
+  private stopped = false;
+  /**
+   * Ends the one attempt in flight (a list page, a watch, a backoff's sleep) when `stop()` is
+   * called. Attempts run one at a time, so one slot serves; a fleet runs tens of thousands of
+   * reflectors, and an AbortController each cost about 0.8 KiB of heap (bench/README.md).
+   */
+  private onStop?: () => void;
   private readonly backoff: ReconnectBackoff;
   private readonly log: Logger;
   private readonly watchdogMs: number;
@@ -119,7 +125,8 @@ export class Reflector<T extends KubeObject> {
   }
 
   async stop(): Promise<void> {
-    this.stopping.abort();
+    this.stopped = true;
+    this.onStop?.();
     this.failSynced(
       new Error(`the ${resourceName(this.options.client)} reflector stopped before its first list`),
     );
@@ -128,7 +135,7 @@ export class Reflector<T extends KubeObject> {
 
   private async run(): Promise<void> {
     let relist = true;
-    while (!this.stopping.signal.aborted) {
+    while (!this.stopped) {
       const attempt = relist ? await this.list() : await this.watch();
       switch (attempt.kind) {
         case 'stopped':
@@ -157,11 +164,7 @@ export class Reflector<T extends KubeObject> {
           break;
       }
       if (attempt.lastedMs >= this.backoff.policy.resetAfterMs) this.backoff.reset();
-      try {
-        await this.options.clock.sleep(this.backoff.next(), this.stopping.signal);
-      } catch {
-        return;
-      }
+      if (!(await this.sleep(this.backoff.next()))) return;
     }
   }
 
@@ -203,10 +206,24 @@ export class Reflector<T extends KubeObject> {
     return { kind: 'listed' };
   }
 
+  /** Waits `ms` (a backoff); false when stop() came first. */
+  private async sleep(ms: number): Promise<boolean> {
+    if (this.stopped) return false;
+    const sleeping = new AbortController();
+    this.onStop = () => sleeping.abort();
+    try {
+      await this.options.clock.sleep(ms, sleeping.signal);
+      return !this.stopped;
+    } catch {
+      return false;
+    } finally {
+      this.onStop = undefined;
+    }
+  }
+
   /** Races a request against stop() and the watchdog bound. */
   private bounded<R>(request: Promise<R>): Promise<R | typeof STOPPED | typeof TIMED_OUT> {
     const { clock } = this.options;
-    const signal = this.stopping.signal;
     return new Promise((resolve, reject) => {
       const onStop = (): void => settle(() => resolve(STOPPED));
       const timer = clock.setTimeout(() => settle(() => resolve(TIMED_OUT)), this.watchdogMs);
@@ -215,11 +232,11 @@ export class Reflector<T extends KubeObject> {
         if (settled) return;
         settled = true;
         clock.clearTimeout(timer);
-        signal.removeEventListener('abort', onStop);
+        if (this.onStop === onStop) this.onStop = undefined;
         fn();
       };
-      if (signal.aborted) return onStop();
-      signal.addEventListener('abort', onStop, { once: true });
+      if (this.stopped) return onStop();
+      this.onStop = onStop;
       request.then(
         (value) => settle(() => resolve(value)),
         (err) => settle(() => reject(err as Error)),
@@ -229,7 +246,6 @@ export class Reflector<T extends KubeObject> {
 
   private watch(): Promise<Attempt> {
     const { client, clock, namespace, labelSelector, fieldSelector } = this.options;
-    const signal = this.stopping.signal;
     const startedAt = clock.now();
     const [low, high] = WATCH_TIMEOUT_SECONDS;
     return new Promise((resolve) => {
@@ -241,7 +257,7 @@ export class Reflector<T extends KubeObject> {
         if (ended) return;
         ended = true;
         if (watchdog) clock.clearTimeout(watchdog);
-        signal.removeEventListener('abort', onStop);
+        if (this.onStop === onStop) this.onStop = undefined;
         handle?.abort();
         resolve(attempt);
       };
@@ -271,8 +287,8 @@ export class Reflector<T extends KubeObject> {
       };
 
       watchdog = clock.setTimeout(checkSilence, this.watchdogMs);
-      if (signal.aborted) return onStop();
-      signal.addEventListener('abort', onStop, { once: true });
+      if (this.stopped) return onStop();
+      this.onStop = onStop;
       client
         .watch(
           {
