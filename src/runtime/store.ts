@@ -23,6 +23,7 @@
  * [ADDED c@7, DELETED a@3] — b is unchanged and reported by nobody.
  */
 import type { KubeObject } from '../client/types.ts';
+import { fileKey, keysOf, unfileKey, type Filed } from './filed-keys.ts';
 import type { InformerEvent, ObjectStore } from './informer-contract.ts';
 
 /** The values an object is filed under in one index; none means it is not in that index. */
@@ -36,14 +37,6 @@ export function objectKey(namespace: string | undefined, name: string): string {
 function keyOf(object: KubeObject): string {
   return objectKey(object.metadata.namespace, object.metadata.name ?? '');
 }
-
-/**
- * Keys filed under one value: the key itself while it is the only one, a Set from the second on.
- * Most values file one object (a uid, a pair, an owner), and a fleet's stores hold hundreds of
- * thousands of them: at 3,000 bindings the indexes and namespace keys, mostly Sets of one key,
- * were 35 of the 77 MiB the controller worker's stores held.
- */
-type Filed = string | Set<string>;
 
 interface NamedIndex<T> {
   fn: IndexFunction<T>;
@@ -176,30 +169,4 @@ function unfile<T>(named: NamedIndex<T>, key: string): void {
   if (typeof values === 'string') unfileKey(named.entries, values, key);
   else for (const value of values) unfileKey(named.entries, value, key);
   named.valuesOf.delete(key);
-}
-
-function keysOf(filed: Filed | undefined): string[] {
-  if (filed === undefined) return [];
-  return typeof filed === 'string' ? [filed] : [...filed];
-}
-
-/** Files `key` under `value` (an index's entries, or the namespaces' keys). */
-function fileKey(entries: Map<string, Filed>, value: string, key: string): void {
-  const filed = entries.get(value);
-  if (filed === undefined) entries.set(value, key);
-  else if (typeof filed !== 'string') filed.add(key);
-  else if (filed !== key) entries.set(value, new Set([filed, key]));
-}
-
-/** Unfiles `key` from `value`: the value goes once nothing is filed under it, its Set at one key. */
-function unfileKey(entries: Map<string, Filed>, value: string, key: string): void {
-  const filed = entries.get(value);
-  if (filed === undefined) return;
-  if (typeof filed === 'string') {
-    if (filed === key) entries.delete(value);
-    return;
-  }
-  filed.delete(key);
-  if (filed.size === 1) entries.set(value, filed.values().next().value!);
-  else if (filed.size === 0) entries.delete(value);
 }

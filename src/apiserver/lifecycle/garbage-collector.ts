@@ -17,6 +17,7 @@
  * watchers see events in revision order. Deleting a dependent honours its own finalizers; a step
  * that is refused (by an admission plugin) is tried again after RETRY_MS.
  */
+import { fileKey, keysOf, unfileKey, type Filed } from '../../runtime/filed-keys.ts';
 import { deepEqual, type KubeObject, type OwnerReference } from '../objects.ts';
 import type { PlaneState } from '../plane-state.ts';
 import { presentedForm, type ResourceType } from '../resources/resource-type.ts';
@@ -58,8 +59,11 @@ function needsCollection(object: KubeObject): boolean {
 export class GarbageCollector {
   /** uid → where the live object is. */
   private readonly objects = new Map<string, Location>();
-  /** owner uid → ids of objects referencing it. */
-  private readonly dependents = new Map<string, Set<string>>();
+  /**
+   * owner uid → the uids of the objects referencing it: the strings the stored objects hold, filed
+   * compactly (most owners have one dependent), rather than an id string made per dependent.
+   */
+  private readonly dependents = new Map<string, Filed>();
   private readonly pending = new Map<string, Location>();
   private scheduled = false;
   private readonly unsubscribe: () => void;
@@ -97,17 +101,16 @@ export class GarbageCollector {
     // Most writes keep the object's uid and owners: nothing here changes.
     if (object && previous && object.metadata.uid === previous.metadata.uid && sameOwners(object, previous))
       return;
-    const location = this.locate(storage, (object ?? previous)!, key);
-    const id = locationId(location);
-    for (const ref of previous?.metadata.ownerReferences ?? []) this.dependents.get(ref.uid)?.delete(id);
-    if (previous?.metadata.uid) this.objects.delete(previous.metadata.uid);
-    if (!object) return;
-    if (object.metadata.uid) this.objects.set(object.metadata.uid, location);
-    for (const ref of object.metadata.ownerReferences ?? []) {
-      let set = this.dependents.get(ref.uid);
-      if (!set) this.dependents.set(ref.uid, (set = new Set()));
-      set.add(id);
+    const before = previous?.metadata.uid;
+    if (previous && before) {
+      for (const ref of previous.metadata.ownerReferences ?? []) unfileKey(this.dependents, ref.uid, before);
+      this.objects.delete(before);
     }
+    // Every stored object has a uid (the write path gives it one); one without is not indexed.
+    const uid = object?.metadata.uid;
+    if (!object || !uid) return;
+    this.objects.set(uid, this.locate(storage, object, key));
+    for (const ref of object.metadata.ownerReferences ?? []) fileKey(this.dependents, ref.uid, uid);
   }
 
   private observe(event: StoredEvent): void {
@@ -117,8 +120,10 @@ export class GarbageCollector {
       this.examine(this.locate(event.resource, event.object));
     const uid = event.object.metadata.uid;
     if (deleted && uid) {
-      for (const id of this.dependents.get(uid) ?? []) this.examineId(id);
-      if ((this.dependents.get(uid)?.size ?? 0) === 0) this.dependents.delete(uid);
+      for (const dependent of keysOf(this.dependents.get(uid))) {
+        const location = this.objects.get(dependent);
+        if (location) this.examine(location);
+      }
     }
     // A dependent that changed or went may unblock an owner in foreground deletion (an owner
     // that is not being deleted has nothing to wait for).
@@ -139,12 +144,6 @@ export class GarbageCollector {
     const { object, previous } = event;
     if (previous === undefined || object.metadata.deletionTimestamp !== undefined) return true;
     return !deepEqual(object.metadata.ownerReferences ?? [], previous.metadata.ownerReferences ?? []);
-  }
-
-  private examineId(id: string): void {
-    const [storage, key] = [id.slice(0, id.indexOf('|')), id.slice(id.indexOf('|') + 1)];
-    const namespace = key.slice(0, key.indexOf('/')) || undefined;
-    this.examine({ storage, key, namespace });
   }
 
   private examine(location: Location): void {
@@ -213,13 +212,11 @@ export class GarbageCollector {
 
   private dependentsOf(owner: KubeObject): { location: Location; type: ResourceType; object: KubeObject }[] {
     const found = [];
-    for (const id of this.dependents.get(owner.metadata.uid!) ?? []) {
-      const storage = id.slice(0, id.indexOf('|'));
-      const key = id.slice(id.indexOf('|') + 1);
-      const type = this.typeOf(storage);
-      const stored = this.plane.log.get(storage, key);
-      if (!type || !stored) continue;
-      const location = this.locate(storage, stored);
+    for (const dependent of keysOf(this.dependents.get(owner.metadata.uid!))) {
+      const location = this.objects.get(dependent);
+      const type = location && this.typeOf(location.storage);
+      const stored = location && this.plane.log.get(location.storage, location.key);
+      if (!location || !type || !stored) continue;
       if (!this.ownerResolves(location, { uid: owner.metadata.uid! } as OwnerReference)) continue;
       found.push({ location, type, object: presentedForm(type, stored) });
     }
@@ -244,7 +241,7 @@ export class GarbageCollector {
   private deleteDependentsInForeground(owner: KubeObject): number {
     let blocking = 0;
     for (const { type, object } of this.dependentsOf(owner)) {
-      const hasOwnDependents = (this.dependents.get(object.metadata.uid!)?.size ?? 0) > 0;
+      const hasOwnDependents = this.dependents.has(object.metadata.uid!);
       const result = object.metadata.deletionTimestamp
         ? { pending: true }
         : deleteObject(this.plane, type, object, {
