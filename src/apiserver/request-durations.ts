@@ -57,12 +57,15 @@ export class RequestDurations {
   /** Times `req` until `res` is complete; `what` is read then, once the request has been parsed. */
   time(req: ServerRequest, res: ServerReply, what: () => TimedRequest): void {
     const started = performance.now();
+    // The listener keeps what it reads of the request, not the request: a watch's lasts minutes.
+    const { method } = req;
+    const contentType = req.headers['content-type'];
     const observe = () => {
       const request = what();
       if (request.verb === 'watch') return;
       this.histogram.observe(
         {
-          verb: verbOf(req, request),
+          verb: verbOf(method, contentType, request),
           resource: request.resource ?? '',
           subresource: request.subresource ?? '',
         },
@@ -73,8 +76,8 @@ export class RequestDurations {
   }
 }
 
-function verbOf(req: ServerRequest, request: TimedRequest): string {
-  if (request.verb === undefined) return req.method ?? 'GET';
-  if (request.verb === 'patch' && mediaType(req.headers['content-type']) === APPLY_PATCH) return 'APPLY';
+function verbOf(method: string | undefined, contentType: string | undefined, request: TimedRequest): string {
+  if (request.verb === undefined) return method ?? 'GET';
+  if (request.verb === 'patch' && mediaType(contentType) === APPLY_PATCH) return 'APPLY';
   return VERBS[request.verb] ?? request.verb.toUpperCase();
 }

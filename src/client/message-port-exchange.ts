@@ -179,13 +179,16 @@ export class ServedReply extends EventEmitter implements LinkEnd {
   readonly referenced = true;
   private head: Record<string, string | string[]> = {};
   private closed = false;
+  /** A HEAD request's reply carries no body. Only that is kept of the request: a watch's reply lives for minutes. */
+  private readonly bodiless: boolean;
 
   constructor(
     private readonly link: Link,
     readonly id: number,
-    readonly request: ServedRequest,
+    request: ServedRequest,
   ) {
     super();
+    this.bodiless = request.method === 'HEAD';
   }
 
   writeHead(statusCode: number, headers: OutgoingHttpHeaders = {}): this {
@@ -207,7 +210,7 @@ export class ServedReply extends EventEmitter implements LinkEnd {
     if (this.writableEnded || this.destroyed) return false;
     this.flushHeaders();
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (bytes.length > 0 && this.request.method !== 'HEAD') {
+    if (bytes.length > 0 && !this.bodiless) {
       this.link.data(this.id, [bytes], bytes.length);
       this.writableLength += bytes.length;
     }

@@ -211,9 +211,10 @@ export function acceptPorts(
       accept(socket);
     },
     exchange(link, id, head, body) {
-      const reply = new ServedReply(link, id, new ServedRequest(head, body));
+      const request = new ServedRequest(head, body);
+      const reply = new ServedReply(link, id, request);
       link.register(reply);
-      if (serve) serve(reply.request, reply);
+      if (serve) serve(request, reply);
       else reply.destroy();
     },
   });

@@ -71,8 +71,10 @@ export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAUL
   const filter = requestFilter(r.type, r.namespace, r.query);
   const duration = timeoutMs(r, settings);
   const bookmarks = r.query.get('allowWatchBookmarks') === 'true';
-  const table = wantsTable(r);
-  const { res, plane, type } = r;
+  // No closure below refers to `r`: a watch lasts minutes, and what `r` holds (the request, its
+  // query) would stay with it (bench/README.md, session 24).
+  const tableLine = wantsTable(r) ? tableLines(r) : undefined;
+  const { res, plane, type, namespace } = r;
 
   res.writeHead(200, {
     'Content-Type': 'application/json',
@@ -81,7 +83,6 @@ export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAUL
   });
   res.flushHeaders();
 
-  let columnsSent = false;
   let closed = false;
   const sendLine = (line: string): void => {
     if (closed || res.writableEnded || res.destroyed) return;
@@ -90,15 +91,8 @@ export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAUL
   };
   const send = (eventType: string, object: unknown): void =>
     sendLine(`${JSON.stringify({ type: eventType, object })}\n`);
-  const sendObject = (eventType: WatchEventType, stored: KubeObject): void => {
-    if (!table) return sendLine(watchEventLine(type, eventType, stored));
-    const object = presentedForm(type, stored);
-    send(
-      eventType,
-      tableOf(r, [object], object.metadata.resourceVersion ?? '', { omitColumnDefinitions: columnsSent }),
-    );
-    columnsSent = true;
-  };
+  const sendObject = (eventType: WatchEventType, stored: KubeObject): void =>
+    sendLine(tableLine ? tableLine(eventType, stored) : watchEventLine(type, eventType, stored));
   const listener = (event: StoredEvent): void => {
     const visible = visibleType(event, filter);
     if (visible) sendObject(visible, event.object);
@@ -107,7 +101,7 @@ export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAUL
   let unsubscribe: () => void = () => undefined;
   try {
     if (start === undefined) {
-      for (const stored of plane.log.list(type.storage, r.namespace))
+      for (const stored of plane.log.list(type.storage, namespace))
         if (filter(stored)) sendObject('ADDED', stored);
       unsubscribe = plane.log.watch(type.storage, plane.log.revision, listener);
     } else {
@@ -138,4 +132,17 @@ export function handleWatch(r: ResourceRequest, settings: WatchSettings = DEFAUL
     res.end();
   }, duration);
   res.on('close', stop);
+}
+
+/** The lines of a watch that asked for a Table: column definitions in the first one only. */
+function tableLines(r: ResourceRequest): (eventType: WatchEventType, stored: KubeObject) => string {
+  let columnsSent = false;
+  return (eventType, stored) => {
+    const object = presentedForm(r.type, stored);
+    const table = tableOf(r, [object], object.metadata.resourceVersion ?? '', {
+      omitColumnDefinitions: columnsSent,
+    });
+    columnsSent = true;
+    return `${JSON.stringify({ type: eventType, object: table })}\n`;
+  };
 }
