@@ -48,6 +48,14 @@ function connectionError(message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code: 'ECONNRESET' });
 }
 
+/** Every exchange's socket: one object serves them all, as it holds nothing of any. */
+const EXCHANGE_SOCKET: { remoteAddress: string; setKeepAlive(): unknown } = {
+  remoteAddress: IN_PROCESS_ADDRESS,
+  setKeepAlive() {
+    return EXCHANGE_SOCKET;
+  },
+};
+
 /** The client's end: the response, readable as it arrives once `response` has resolved. */
 export class ClientExchange extends Readable implements LinkEnd {
   statusCode?: number;
@@ -55,11 +63,12 @@ export class ClientExchange extends Readable implements LinkEnd {
   /** Whether the whole body has arrived. */
   complete = false;
   /** What a watch asks of a connection (keep-alive probes): nothing to do within a process. */
-  readonly socket = { remoteAddress: IN_PROCESS_ADDRESS, setKeepAlive: () => this.socket };
+  readonly socket = EXCHANGE_SOCKET;
   readonly referenced = true;
   /** Resolves with this exchange once its status and headers have arrived. */
   readonly response: Promise<ClientExchange>;
-  private answer!: { resolve: (exchange: ClientExchange) => void; reject: (err: Error) => void };
+  /** Settles `response`; dropped once it has (a watch's exchange lives for minutes). */
+  private answer?: { resolve: (exchange: ClientExchange) => void; reject: (err: Error) => void };
   private answeredYet = false;
   /** Read and not yet acknowledged to the server. */
   private unacked = 0;
@@ -80,7 +89,8 @@ export class ClientExchange extends Readable implements LinkEnd {
     this.statusCode = head.status;
     this.headers = head.headers;
     this.answeredYet = true;
-    this.answer.resolve(this);
+    this.answer?.resolve(this);
+    this.answer = undefined;
   }
 
   received(chunk: Buffer): void {
@@ -113,7 +123,7 @@ export class ClientExchange extends Readable implements LinkEnd {
   peerGone(): void {
     this.over = true;
     if (!this.answeredYet) {
-      this.answer.reject(connectionError('socket hang up'));
+      this.answer?.reject(connectionError('socket hang up'));
       this.destroy();
     } else if (!this.complete) this.destroy(connectionError('aborted'));
   }
@@ -122,7 +132,7 @@ export class ClientExchange extends Readable implements LinkEnd {
     if (!this.over) {
       this.over = true;
       this.link.forget(this);
-      if (!this.answeredYet) this.answer.reject(err ?? connectionError('socket hang up'));
+      if (!this.answeredYet) this.answer?.reject(err ?? connectionError('socket hang up'));
     }
     // As `node:http`'s response: the error is emitted only to those listening for one.
     callback(this.listenerCount('error') > 0 ? err : null);
