@@ -89,7 +89,7 @@ export class Reflector<T extends KubeObject> {
    */
   private onStop?: () => void;
   private readonly backoff: ReconnectBackoff;
-  private readonly log: Logger;
+  #log?: Logger;
   private readonly watchdogMs: number;
   private readonly random: () => number;
   private resourceVersion = '';
@@ -102,13 +102,23 @@ export class Reflector<T extends KubeObject> {
     this.random = options.random ?? Math.random;
     this.backoff = new ReconnectBackoff({ ...DEFAULT_RECONNECT_BACKOFF, ...options.backoff }, this.random);
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS;
-    this.log = options.log.child({ plane: options.plane, resource: resourceName(options.client) });
     this.firstList = new Promise<void>((resolve, reject) => {
       this.markSynced = resolve;
       this.failSynced = reject;
     });
     // Nobody need await synced(); an unawaited rejection must not crash the process.
     this.firstList.catch(() => undefined);
+  }
+
+  /**
+   * The reflector's logger (plane and resource bound), made at its first line: a fleet runs tens
+   * of thousands of reflectors, most of which never log, and a child logger each was 0.4 KiB.
+   */
+  private get log(): Logger {
+    return (this.#log ??= this.options.log.child({
+      plane: this.options.plane,
+      resource: resourceName(this.options.client),
+    }));
   }
 
   /** The resourceVersion the next watch resumes from ('' before the first list). */
@@ -148,7 +158,8 @@ export class Reflector<T extends KubeObject> {
           relist = true;
           break;
         case 'closed':
-          this.log.debug({ resourceVersion: this.resourceVersion }, 'watch ended; resuming');
+          if (this.options.log.isLevelEnabled('debug'))
+            this.log.debug({ resourceVersion: this.resourceVersion }, 'watch ended; resuming');
           break;
         case 'silent':
           this.log.warn(
@@ -200,7 +211,8 @@ export class Reflector<T extends KubeObject> {
       return { kind: 'failed', err: err as Error, lastedMs: 0 };
     }
     this.resourceVersion = resourceVersion;
-    this.log.debug({ resourceVersion, objects: items.length, changes: changes.length }, 'listed');
+    if (this.options.log.isLevelEnabled('debug'))
+      this.log.debug({ resourceVersion, objects: items.length, changes: changes.length }, 'listed');
     for (const change of changes) this.report(change);
     this.markSynced();
     return { kind: 'listed' };
