@@ -95,6 +95,20 @@ describe('revision log', () => {
     assert.equal(seen[0], log.oldestResumable + 1);
   });
 
+  it('holds at most its bytes: each event counts its object, twice when it has a previous state', () => {
+    const big = (i: number) => object('big', { data: { value: `${i}`.padEnd(1000, 'x') } });
+    const size = encodedSize({ ...big(10), metadata: { name: 'big', resourceVersion: '10' } });
+    const log = new RevisionLog(10_000, undefined, 10.5 * size);
+    for (let i = 0; i < 20; i++) log.put('/configmaps', 'ns/big', big(i));
+    // Twenty versions of one object: the last five, each counted with its previous state, fill
+    // ten of the window's ten and a half sizes.
+    assert.equal(log.oldestResumable, 15);
+    const seen: number[] = [];
+    log.watch('/configmaps', 15, (e) => seen.push(e.revision));
+    assert.deepEqual(seen, [16, 17, 18, 19, 20]);
+    assert.throws(() => log.watch('/configmaps', 14, () => undefined), /too old resource version: 14/);
+  });
+
   it('drops events older than its age from the window, beyond its last HISTORY_MINIMUM', () => {
     let now = 0;
     const log = new RevisionLog(10_000, undefined, undefined, false, 75_000, () => now);

@@ -12,9 +12,12 @@
  *   not older than the window; older resume points are refused (`Expired`, 410);
  * - a stored object's repeated strings are interned (interned-strings.ts): the objects of every
  *   plane in the thread, and their history, share one copy of each value they repeat;
- * - the window also holds at most `historyBytes` of encoded objects (each event counts its object
- *   and its previous state), so large objects shorten it instead of growing memory and disk; a
- *   durable backend loads only that window and compacts what lies before it;
+ * - the window also holds at most `historyBytes` of encoded objects, so large objects shorten it
+ *   instead of growing memory and disk; a durable backend loads only that window and compacts
+ *   what lies before it. Each event counts its object's encoded size, twice when the event has a
+ *   previous state: that is a version of the same object, taken to be of the same size rather
+ *   than measured again or remembered for every stored object (a map of sizes by object was
+ *   about 56 MiB of the server's heap at 30,000 bindings; bench/README.md, session 24);
  * - and it holds no event older than `historyAgeMs` (75 s by default) beyond its last
  *   `HISTORY_MINIMUM` events: what a burst writes does not stay in memory, old versions and all,
  *   for the next 10,000 writes of the plane. kube-apiserver's watch cache likewise keeps 75 s of
@@ -130,8 +133,6 @@ export class RevisionLog {
   private historyTotal = 0;
   /** When each history event was written (ms, from `now`), parallel to `history`. */
   private historyTimes: number[] = [];
-  /** Encoded size of each stored object, so that an event's `previous` is not measured twice. */
-  private readonly sizes = new WeakMap<KubeObject, number>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly everything = new Set<Listener>();
 
@@ -219,6 +220,8 @@ export class RevisionLog {
   transact(changes: Change[]): (KubeObject | undefined)[] {
     if (this.readOnly) throw this.readOnly;
     const events: StoredEvent[] = [];
+    /** Each event's object's encoded size, when the caller measured it (else measured at commit). */
+    const sizes: (number | undefined)[] = [];
     const pending = new Map<string, KubeObject | undefined>();
     const current = (resource: string, key: string) => {
       const id = `${resource}|${key}`;
@@ -235,14 +238,13 @@ export class RevisionLog {
         object?.metadata.resourceVersion === resourceVersion
           ? object
           : { ...(object ?? previous!), metadata: { ...(object ?? previous!).metadata, resourceVersion } };
-      const storedSize = object && size !== undefined && sizeWithRevision(object, size, resourceVersion);
-      if (storedSize) this.sizes.set(stored, storedSize);
+      sizes.push(object && size !== undefined ? sizeWithRevision(object, size, resourceVersion) : undefined);
       const type = !object ? 'DELETED' : previous ? 'MODIFIED' : 'ADDED';
       events.push({ revision, type, resource, key, object: stored, previous });
       pending.set(`${resource}|${key}`, object ? stored : undefined);
       return stored;
     });
-    if (events.length > 0) this.commit(events);
+    if (events.length > 0) this.commit(events, sizes);
     return results;
   }
 
@@ -295,7 +297,7 @@ export class RevisionLog {
     return this.history.slice(lo);
   }
 
-  private commit(events: StoredEvent[]): void {
+  private commit(events: StoredEvent[], sizes: (number | undefined)[]): void {
     if (this.groupCommit) {
       this.unflushed.push(...events);
       if (!this.flushScheduled) {
@@ -304,11 +306,11 @@ export class RevisionLog {
       }
     } else this.backend?.append(events);
     const time = this.now();
-    for (const event of events) {
+    events.forEach((event, i) => {
       this.current = event.revision;
       this.apply(event);
-      this.pushHistory(event, time);
-    }
+      this.pushHistory(event, time, sizes[i]);
+    });
     if (this.windowOverflows(time)) this.trimHistory(time);
     for (const event of events) {
       const set = this.listeners.get(event.resource);
@@ -325,14 +327,9 @@ export class RevisionLog {
     else all.set(event.key, event.object);
   }
 
-  private sizeOf(object: KubeObject): number {
-    let size = this.sizes.get(object);
-    if (size === undefined) this.sizes.set(object, (size = encodedSize(object)));
-    return size;
-  }
-
-  private pushHistory(event: StoredEvent, time: number): void {
-    const size = this.sizeOf(event.object) + (event.previous ? this.sizeOf(event.previous) : 0);
+  /** Adds `event` to the window; `objectSize`, its object's encoded size, is measured if not given. */
+  private pushHistory(event: StoredEvent, time: number, objectSize?: number): void {
+    const size = (objectSize ?? encodedSize(event.object)) * (event.previous ? 2 : 1);
     this.history.push(event);
     this.historySizes.push(size);
     this.historyTimes.push(time);
