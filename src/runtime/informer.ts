@@ -45,7 +45,7 @@ export function createInformer<T extends KubeObject>(options: InformerOptions<T>
 
 /**
  * The informer as one object with its methods on the prototype: a fleet's controller worker runs
- * tens of thousands of informers, and closures made per informer were about 0.7 KiB each
+ * tens of thousands of informers, and closures made per informer were about half a KiB each
  * (bench/README.md). Its store is handed out typed as the read-only `ObjectStore`.
  */
 class ReflectedInformer<T extends KubeObject> implements RunningInformer<T> {

@@ -17,7 +17,7 @@
  *   what lies before it. Each event counts its object's encoded size, twice when the event has a
  *   previous state: that is a version of the same object, taken to be of the same size rather
  *   than measured again or remembered for every stored object (a map of sizes by object was
- *   about 56 MiB of the server's heap at 30,000 bindings; bench/README.md, session 24);
+ *   5.6 MiB of the server's heap at 3,000 bindings; bench/README.md, session 24);
  * - and it holds no event older than `historyAgeMs` (75 s by default) beyond its last
  *   `HISTORY_MINIMUM` events: what a burst writes does not stay in memory, old versions and all,
  *   for the next 10,000 writes of the plane. kube-apiserver's watch cache likewise keeps 75 s of
