@@ -189,7 +189,10 @@ export class ServedReply extends EventEmitter implements LinkEnd {
   readonly referenced = true;
   private head: Record<string, string | string[]> = {};
   private closed = false;
-  /** A HEAD request's reply carries no body. Only that is kept of the request: a watch's reply lives for minutes. */
+  /**
+   * A HEAD request's reply carries no body. That is all the reply keeps of its request: a
+   * watch's reply lives for minutes.
+   */
   private readonly bodiless: boolean;
 
   constructor(

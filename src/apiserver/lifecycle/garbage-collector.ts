@@ -117,7 +117,7 @@ export class GarbageCollector {
     const deleted = event.type === 'DELETED';
     this.index(event.resource, event.key, deleted ? undefined : event.object, event.previous);
     if (!deleted && needsCollection(event.object) && this.mayCollect(event))
-      this.examine(this.locate(event.resource, event.object));
+      this.examine(this.locate(event.resource, event.object, event.key));
     const uid = event.object.metadata.uid;
     if (deleted && uid) {
       for (const dependent of keysOf(this.dependents.get(uid))) {
