@@ -8,6 +8,7 @@
  */
 import type { AdmissionPlugin } from './admission/plugins.ts';
 import { schemaAdmission } from './admission/schema-admission.ts';
+import { prepareSoon } from './admission/schema-preparation.ts';
 import { DEFAULT_MAX_OBJECT_BYTES } from './limits.ts';
 import { serviceUnavailable } from './errors.ts';
 import { nowRfc3339, type KubeObject } from './objects.ts';
@@ -75,7 +76,8 @@ export class Plane implements PlaneState {
     removeStrandedDeletions(this.log);
     this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.writeCounter = options.writeCounter;
-    this.catalog = new Catalog(this.log);
+    // A kind's admission is compiled once it is served, not by its first write.
+    this.catalog = new Catalog(this.log, (type) => prepareSoon(type.schema));
     for (const namespace of INITIAL_NAMESPACES) this.ensureNamespace(namespace);
     this.namespaceTermination = new NamespaceTermination(this);
     this.crdCleanup = new CrdCleanup(this);

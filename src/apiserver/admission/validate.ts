@@ -65,6 +65,24 @@ export function validateAgainstSchema(object: unknown, schema: SchemaNode): Fiel
   return errorsOf(object, compiledSchema(schema), '');
 }
 
+/**
+ * Compiles now what validating an object against `schema` compiles at its first use: the whole
+ * schema and, for a root validated property by property, its own keywords and each property's
+ * schema. Throws as that first use would (a pattern JavaScript cannot compile).
+ */
+export function prepareValidation(schema: SchemaNode): void {
+  compiledSchema(schema);
+  const split = rootSplit(schema);
+  if (!split) return;
+  compiledSchema(split.own);
+  for (const [, node] of split.properties) compiledSchema(node);
+}
+
+/** Whether `schema`'s validator is compiled (by a write, or by prepareValidation). */
+export function isValidationCompiled(schema: SchemaNode): boolean {
+  return compiled.has(schema);
+}
+
 function errorsOf(value: unknown, compiled: CompiledSchema, base: string): FieldError[] {
   const { validate, origins } = compiled;
   if (validate(value)) return [];

@@ -108,6 +108,19 @@ function visit(
   }
 }
 
+/** Compiles now every rule at or under `node`, as the first object reaching each would. */
+export function prepareRules(node: SchemaNode): void {
+  if (!hasRules(node)) return;
+  rulesOf(node);
+  hasTransitionRules(node);
+  for (const child of childNodes(node)) if (child) prepareRules(child);
+}
+
+/** Whether the rules at `node` are compiled (by a write reaching it, or by prepareRules). */
+export function areRulesCompiled(node: SchemaNode): boolean {
+  return compiledRules.has(node);
+}
+
 function hasRules(node: SchemaNode): boolean {
   let found = subtreeHasRules.get(node);
   if (found === undefined) {

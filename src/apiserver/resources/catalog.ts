@@ -39,7 +39,11 @@ export class Catalog {
   private changes = 0;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly log: RevisionLog) {
+  /** `onServed` is told each custom type served, whenever the served set is rebuilt. */
+  constructor(
+    private readonly log: RevisionLog,
+    private readonly onServed: (type: ResourceType) => void = () => {},
+  ) {
     this.rebuild();
     this.unsubscribe = log.watch(CRD_STORAGE, log.revision, () => this.rebuild());
   }
@@ -94,5 +98,6 @@ export class Catalog {
     this.types = byPath;
     this.served = next;
     this.changes++;
+    for (const type of custom) this.onServed(type);
   }
 }
