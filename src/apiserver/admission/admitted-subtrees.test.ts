@@ -242,6 +242,68 @@ describe('admitted subtrees: what is skipped and what is not', () => {
     assert.equal(isAdmitted(schema.properties!.spec, input.spec), false);
   });
 
+  describe('a side a create’s defaulting filled in', () => {
+    const spec = schema.properties!.spec;
+    const defaulted: SchemaNode = {
+      ...schema,
+      properties: {
+        ...schema.properties,
+        spec: {
+          ...spec,
+          properties: {
+            ...spec.properties,
+            size: { type: 'integer', default: 3 },
+            // A default holding a field the schema does not declare: pruning it again drops `b`.
+            extra: { type: 'object', properties: { a: { type: 'integer' } } },
+          },
+        },
+      },
+    };
+    const defaultedType = { ...type, schema: defaulted } as ResourceType;
+    const specNode = defaulted.properties!.spec;
+
+    it('is recorded once pruning and defaulting it again give it back itself', () => {
+      const stored = plugin.admit(request(defaultedType, { object: widget({ count: 1 }) }));
+      assert.deepEqual(stored.spec, { count: 1, size: 3 });
+      assert.ok(isAdmitted(specNode, stored.spec));
+      const next = plugin.admit(
+        request(defaultedType, {
+          operation: 'UPDATE',
+          object: { ...stored, status: { phase: 'Ready' } },
+          old: stored,
+        }),
+      );
+      assert.equal(next.spec, stored.spec);
+    });
+
+    it('is not recorded when pruning it again would drop a field, nor on an update', () => {
+      const leaky: SchemaNode = {
+        ...defaulted,
+        properties: {
+          ...defaulted.properties,
+          spec: {
+            ...specNode,
+            properties: {
+              ...specNode.properties,
+              extra: { ...specNode.properties!.extra, default: { a: 1, b: 2 } },
+            },
+          },
+        },
+      };
+      const leakyType = { ...type, schema: leaky } as ResourceType;
+      const stored = plugin.admit(request(leakyType, { object: widget({ count: 1 }) }));
+      assert.deepEqual(stored.spec, { count: 1, size: 3, extra: { a: 1, b: 2 } });
+      assert.equal(isAdmitted(leaky.properties!.spec, stored.spec), false);
+
+      const old = plugin.admit(request(defaultedType, { object: widget({ count: 1, size: 3 }) }));
+      const updated = plugin.admit(
+        request(defaultedType, { operation: 'UPDATE', object: widget({ count: 2 }), old }),
+      );
+      assert.deepEqual(updated.spec, { count: 2, size: 3 });
+      assert.equal(isAdmitted(specNode, updated.spec), false);
+    });
+  });
+
   it('still evaluates a transition rule in an unchanged, recorded spec', () => {
     const stored = plugin.admit(request(type, { object: widget({ count: 5 }) }));
     assert.ok(isAdmitted(schema.properties!.spec, stored.spec));

@@ -39,6 +39,14 @@ export function pruneObject(object: KubeObject, schema: SchemaNode): Pruned {
   return { object: pruned, unknownFields: unknownFields.sort() };
 }
 
+/**
+ * Whether pruning drops nothing from `value`, the property `key` of an object's root under its
+ * `node`: pruning it gives `value` itself back.
+ */
+export function prunesNothing(value: unknown, node: SchemaNode, key: string): boolean {
+  return prune(value, node, key, isEmbeddedResource(node), []) === value;
+}
+
 function prune(
   value: unknown,
   node: SchemaNode | undefined,

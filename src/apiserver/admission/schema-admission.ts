@@ -20,10 +20,11 @@
  *    too many items, in which case, as in Kubernetes, they are skipped and one more error says so.
  * All failures of steps 3 and 4 make one 422 Invalid; nothing is changed by a refused write.
  * Everything is synchronous: schemas and rules are compiled on first use and cached by identity.
- * A property of the root that an earlier write brought through steps 1–4 unchanged, and that a
- * write carries again as the same object (a `/status` write's spec, a spec update's status), is
- * not pruned, defaulted or validated again, except for its transition rules: the answer is the
- * same (admitted-subtrees.ts).
+ * A property of the root that an earlier write brought through steps 1–4 unchanged (or, on a
+ * create, that defaulting filled in and that pruning and defaulting again give back itself), and
+ * that a write carries again as the same object (a `/status` write's spec, a spec update's
+ * status), is not pruned, defaulted or validated again, except for its transition rules: the
+ * answer is the same (admitted-subtrees.ts).
  * Caveat: unknown fields are judged on the object the write would store, not on the request body
  * alone — after a schema stops declaring a field, a Strict patch of an object still holding it is
  * refused, where the real server (which also prunes on read) would not see the field.
@@ -34,7 +35,7 @@ import type { KubeObject } from '../objects.ts';
 import { recordAdmitted } from './admitted-subtrees.ts';
 import { withDefaults } from './defaults.ts';
 import { validateListTypes } from './list-type.ts';
-import { pruneObject } from './prune.ts';
+import { pruneObject, prunesNothing } from './prune.ts';
 import { reportStrictDecoding } from './strict-decoding.ts';
 import type { SchemaNode } from './schema-node.ts';
 import { validateAgainstSchema } from './validate.ts';
@@ -70,20 +71,35 @@ function admit(request: AdmissionRequest): KubeObject {
   const old = request.old && withDefaults(request.old, schema);
   const errors = validateObject(object, old, schema);
   if (errors.length > 0) throw invalid(type.kind, type.group, object.metadata.name ?? '', errors);
-  recordUnchangedProperties(request.object, object, schema);
+  recordSettledProperties(request.object, object, schema, operation === 'CREATE');
   return object;
 }
 
 /**
- * Records each property of the root (spec, status…) that came through pruning and defaulting as
- * the same object and validated clean, so that the next write carrying it again need not walk it
- * (admitted-subtrees.ts). `metadata` changes with every write and is not recorded.
+ * Records each property of the root (spec, status…) that validated clean and that pruning and
+ * defaulting leave as it is, so that the next write carrying it again need not walk it
+ * (admitted-subtrees.ts): one that came through them as the same object, and — on a create — one
+ * they changed (a default filled in) once pruning and defaulting it again are seen to give it back
+ * itself. Without the latter, an object created with defaults had the side its first update does
+ * not change (a claim's spec, when its finalizer is added) admitted all over again. `metadata`
+ * changes with every write and is not recorded.
  */
-function recordUnchangedProperties(input: KubeObject, admitted: KubeObject, schema: SchemaNode): void {
+function recordSettledProperties(
+  input: KubeObject,
+  admitted: KubeObject,
+  schema: SchemaNode,
+  created: boolean,
+): void {
   for (const [key, node] of Object.entries(schema.properties ?? {})) {
-    if (key !== 'metadata' && Object.hasOwn(admitted, key) && admitted[key] === input[key])
-      recordAdmitted(node, admitted[key]);
+    if (key === 'metadata' || !Object.hasOwn(admitted, key)) continue;
+    const value = admitted[key];
+    if (value === input[key] || (created && isSettled(value, node, key))) recordAdmitted(node, value);
   }
+}
+
+/** Whether pruning and defaulting `value`, the property `key` of the root, give it back itself. */
+function isSettled(value: unknown, node: SchemaNode, key: string): boolean {
+  return prunesNothing(value, node, key) && withDefaults(value, node) === value;
 }
 
 /** Steps 3 and 4: schema and list-type errors, then the rules unless an error blocks them. */
