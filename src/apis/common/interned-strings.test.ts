@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { retainedBy } from '../../../test/support/retained.ts';
-import { heldStrings, internString, internStrings, MAX_LENGTH, TABLE_ENTRIES } from './interned-strings.ts';
+import {
+  heldStrings,
+  internString,
+  internStrings,
+  internStringsSince,
+  MAX_LENGTH,
+  TABLE_ENTRIES,
+} from './interned-strings.ts';
 
 describe('interned strings', () => {
   it('leave a decoded object equal to what it was, with the same containers', () => {
@@ -41,6 +48,36 @@ describe('interned strings', () => {
     assert.equal(Object.getPrototypeOf(object), Object.prototype);
     assert.deepEqual(Object.getOwnPropertyDescriptor(object, '__proto__')?.value, { polluted: 'yes' });
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('walk, in a new version, only what it does not share with the previous one', () => {
+    const previous = JSON.parse(
+      JSON.stringify({
+        metadata: { name: 'n', finalizers: ['f'] },
+        spec: { addresses: [{ address: `never-interned-${Math.random()}` }] },
+        status: { phase: 'Pending' },
+      }),
+    ) as Record<string, Record<string, unknown>>;
+    const text = JSON.stringify({ phase: `Bound-${Math.random()}`, list: ['a', { b: 'c' }] });
+    const next: Record<string, Record<string, unknown>> = {
+      ...previous,
+      metadata: { ...previous.metadata, resourceVersion: '2' },
+      status: JSON.parse(text) as Record<string, unknown>,
+    };
+    const held = heldStrings();
+    const status = next.status;
+    assert.equal(internStringsSince(next, previous), next);
+    // The new status and resourceVersion are taken in; the spec the versions share is not walked.
+    assert.ok(
+      heldStrings() >= held + 2 && heldStrings() <= held + 5,
+      `${heldStrings() - held} strings added`,
+    );
+    assert.equal(next.spec, previous.spec);
+    assert.equal(next.status, status);
+    assert.equal(JSON.stringify(next.status), text);
+    const before = heldStrings();
+    internStrings(next.spec);
+    assert.equal(heldStrings(), before + 1, 'the shared spec held a string the table had not seen');
   });
 
   it('hold at most TABLE_ENTRIES strings, none longer than MAX_LENGTH, starting over when full', () => {

@@ -49,6 +49,40 @@ export function internStrings<T>(value: T): T {
   return value;
 }
 
+/**
+ * `internStrings(value)` for a new version of an object whose previous version, `previous`, went
+ * through it already: a subtree the new version shares with the previous one (the same object at
+ * the same place, as a write shares what it does not change) holds interned strings and is not
+ * walked again.
+ */
+export function internStringsSince<T>(value: T, previous: unknown): T {
+  if (typeof value === 'object' && value !== null && value !== previous) internChanged(value, previous);
+  return value;
+}
+
+function internChanged(container: object, previous: unknown): void {
+  if (Object.isFrozen(container)) return;
+  const before = (typeof previous === 'object' && previous !== null ? previous : {}) as Record<
+    string,
+    unknown
+  >;
+  if (Array.isArray(container)) {
+    for (let i = 0; i < container.length; i++) {
+      const item: unknown = container[i];
+      if (typeof item === 'string') container[i] = internString(item);
+      else internStringsSince(item, Array.isArray(before) ? before[i] : undefined);
+    }
+    return;
+  }
+  const record = container as Record<string, unknown>;
+  for (const key in record) {
+    if (key === '__proto__') continue;
+    const item = record[key];
+    if (typeof item === 'string') record[key] = internString(item);
+    else internStringsSince(item, Object.hasOwn(before, key) ? before[key] : undefined);
+  }
+}
+
 function internWithin(container: object): void {
   if (Object.isFrozen(container)) return;
   if (Array.isArray(container)) {

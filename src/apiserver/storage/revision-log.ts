@@ -45,7 +45,7 @@
  * Caveat: the log is synchronous on purpose. Node runs one request at a time between awaits, so
  * a read-check-write sequence in a handler is atomic as long as it does not await in between.
  */
-import { internStrings } from '../../apis/common/interned-strings.ts';
+import { internStringsSince } from '../../apis/common/interned-strings.ts';
 import { tooOldResourceVersion } from '../errors.ts';
 import { encodedSize } from '../limits.ts';
 import type { KubeObject } from '../objects.ts';
@@ -320,7 +320,7 @@ export class RevisionLog {
   }
 
   private apply(event: StoredEvent): void {
-    internStrings(event.object);
+    internStringsSince(event.object, event.previous);
     let all = this.objects.get(event.resource);
     if (!all) this.objects.set(event.resource, (all = new Map<string, KubeObject>()));
     if (event.type === 'DELETED') all.delete(event.key);
