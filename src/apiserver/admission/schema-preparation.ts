@@ -2,8 +2,8 @@
  * Schema preparation: what schema admission compiles for a custom kind (its JSON schema
  * validators and its `x-kubernetes-validations` rules), compiled once the kind is served rather
  * than by its first write. Without it, the first binding on a new fleet paid about 190 ms of
- * compiling on the server's thread for the kinds its chain writes first (bench/README.md,
- * "A kind compiled when it is served").
+ * compiling on the server's thread for the kinds its chain writes first (bench/README.md, "A
+ * kind compiled when it is served, and the side a create's defaults settle").
  *
  * Guarantees:
  * - `prepareSoon(schema)` returns at once; the schemas it is given are compiled one per turn of
