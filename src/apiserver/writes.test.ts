@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { widgetCrd } from '../../test/support/widget-crd.ts';
 import { ApiError } from './errors.ts';
 import { knownEncoding } from './encoding/presented-json.ts';
 import { watchEventLine } from './encoding/watch-event.ts';
@@ -8,24 +9,7 @@ import { createObject, updateObject } from './writes.ts';
 
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' };
 
-const widgets = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', kind: 'Widget', singular: 'widget', listKind: 'WidgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      },
-    ],
-  },
-};
+const widgets = widgetCrd({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
 
 function planeWith(maxObjectBytes?: number) {
   const plane = new Plane('p', '', { maxObjectBytes });

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/apiserver.ts';
 import { call, type PlaneTarget } from '../support/child-server.ts';
 import { identityWithRole } from '../support/hostile.ts';
+import { widgetCrd } from '../support/widget-crd.ts';
 
 interface Entry {
   name: string;
@@ -669,43 +670,22 @@ describe('bad input', () => {
       ca: t.server.certificates.caCertPem,
       agent: new Agent({ keepAlive: true }),
     };
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        names: { plural: 'widgets', kind: 'Widget' },
-        scope: 'Namespaced',
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: {
-                  spec: {
-                    type: 'object',
-                    properties: {
-                      size: { type: 'string', enum: ['small', 'medium', 'large'] },
-                      replicas: { type: 'integer', minimum: 0 },
-                      owner: {
-                        type: 'string',
-                        'x-kubernetes-validations': [
-                          { rule: 'self == oldSelf', message: 'owner is immutable' },
-                        ],
-                      },
-                    },
-                  },
-                },
-              },
+    const crd = widgetCrd({
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            size: { type: 'string', enum: ['small', 'medium', 'large'] },
+            replicas: { type: 'integer', minimum: 0 },
+            owner: {
+              type: 'string',
+              'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'owner is immutable' }],
             },
           },
-        ],
+        },
       },
-    };
+    });
     assert.equal(
       (await call(target, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status,
       201,

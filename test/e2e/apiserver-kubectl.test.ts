@@ -17,68 +17,55 @@ import { stringify } from 'yaml';
 import { eventually, startTestServer, type TestServer } from '../support/apiserver.ts';
 import { Kubectl } from '../support/kubectl.ts';
 import { cellsOf, headerOf } from '../support/kubectl-table.ts';
+import { widgetCrd } from '../support/widget-crd.ts';
 
-const widgetCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', kind: 'Widget', shortNames: ['wd'], categories: ['gadgets'] },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        additionalPrinterColumns: [
-          { name: 'Color', type: 'string', jsonPath: '.spec.color' },
-          { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-          { name: 'Size', type: 'integer', priority: 1, jsonPath: '.spec.size' },
-          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-        ],
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            description: 'A Widget is a thing the tests paint and resize.',
-            properties: {
-              spec: {
-                type: 'object',
-                description: 'WidgetSpec is what the owner wants of a widget.',
-                properties: {
-                  color: { type: 'string', description: 'The colour the widget is painted.' },
-                  size: { type: 'integer', description: 'How many units wide the widget is.' },
-                  shape: { type: 'string', description: 'The outline of the widget.' },
-                  owner: { type: 'string', description: 'Who looks after the widget.' },
-                },
-              },
-              status: {
-                type: 'object',
-                properties: {
-                  conditions: {
-                    type: 'array',
-                    items: {
-                      type: 'object',
-                      properties: {
-                        type: { type: 'string' },
-                        status: { type: 'string' },
-                        reason: { type: 'string' },
-                        message: { type: 'string' },
-                        observedGeneration: { type: 'integer' },
-                        lastTransitionTime: { type: 'string', format: 'date-time' },
-                      },
-                    },
-                  },
-                },
+const widgets = widgetCrd(
+  {
+    type: 'object',
+    description: 'A Widget is a thing the tests paint and resize.',
+    properties: {
+      spec: {
+        type: 'object',
+        description: 'WidgetSpec is what the owner wants of a widget.',
+        properties: {
+          color: { type: 'string', description: 'The colour the widget is painted.' },
+          size: { type: 'integer', description: 'How many units wide the widget is.' },
+          shape: { type: 'string', description: 'The outline of the widget.' },
+          owner: { type: 'string', description: 'Who looks after the widget.' },
+        },
+      },
+      status: {
+        type: 'object',
+        properties: {
+          conditions: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                type: { type: 'string' },
+                status: { type: 'string' },
+                reason: { type: 'string' },
+                message: { type: 'string' },
+                observedGeneration: { type: 'integer' },
+                lastTransitionTime: { type: 'string', format: 'date-time' },
               },
             },
           },
         },
       },
+    },
+  },
+  {
+    subresources: { status: {} },
+    additionalPrinterColumns: [
+      { name: 'Color', type: 'string', jsonPath: '.spec.color' },
+      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+      { name: 'Size', type: 'integer', priority: 1, jsonPath: '.spec.size' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
     ],
   },
-};
+  { shortNames: ['wd'], categories: ['gadgets'] },
+);
 
 const gizmoCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -160,7 +147,7 @@ describe('apiserver through kubectl', () => {
     core = t.kubeConfig('hub').makeApiClient(k8s.CoreV1Api);
     ownWatches = t.server.plane('hub')!.log.watcherCount();
     assert.equal(
-      await apply('widget-crd.yaml', widgetCrd),
+      await apply('widget-crd.yaml', widgets),
       'customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n',
     );
   });

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { startTestServer } from './apiserver.ts';
 import { call, type PlaneTarget } from './child-server.ts';
 import { identityWithRole, targetOf } from './hostile.ts';
+import { widgetCrd } from './widget-crd.ts';
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
@@ -38,38 +39,19 @@ export interface FuzzResult {
   byStatus: Record<string, number>;
 }
 
-const WIDGET_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    names: { plural: 'widgets', kind: 'Widget' },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: {
-                  size: { type: 'string', enum: ['small', 'large'] },
-                  replicas: { type: 'integer', minimum: 0 },
-                  tags: { type: 'array', items: { type: 'string' } },
-                },
-              },
-            },
-          },
-        },
+const WIDGET_CRD = widgetCrd({
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        size: { type: 'string', enum: ['small', 'large'] },
+        replicas: { type: 'integer', minimum: 0 },
+        tags: { type: 'array', items: { type: 'string' } },
       },
-    ],
+    },
   },
-};
+});
 
 /** A value that may appear anywhere in a mutated body, hostile ones included. */
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(

@@ -45,8 +45,7 @@ export function heldStrings(): number {
 
 /** Replaces, in place, every string in `value` (a decoded JSON value) by its interned instance. */
 export function internStrings<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) internWithin(value);
-  return value;
+  return internStringsSince(value, undefined);
 }
 
 /**
@@ -56,21 +55,20 @@ export function internStrings<T>(value: T): T {
  * walked again.
  */
 export function internStringsSince<T>(value: T, previous: unknown): T {
-  if (typeof value === 'object' && value !== null && value !== previous) internChanged(value, previous);
+  if (typeof value === 'object' && value !== null && value !== previous) internWithin(value, previous);
   return value;
 }
 
-function internChanged(container: object, previous: unknown): void {
+function internWithin(container: object, previous: unknown): void {
   if (Object.isFrozen(container)) return;
-  const before = (typeof previous === 'object' && previous !== null ? previous : {}) as Record<
-    string,
-    unknown
-  >;
+  const before =
+    typeof previous === 'object' && previous !== null ? (previous as Record<string, unknown>) : undefined;
   if (Array.isArray(container)) {
+    const items = Array.isArray(before) ? before : undefined;
     for (let i = 0; i < container.length; i++) {
       const item: unknown = container[i];
       if (typeof item === 'string') container[i] = internString(item);
-      else internStringsSince(item, Array.isArray(before) ? before[i] : undefined);
+      else internStringsSince(item, items?.[i]);
     }
     return;
   }
@@ -79,25 +77,6 @@ function internChanged(container: object, previous: unknown): void {
     if (key === '__proto__') continue;
     const item = record[key];
     if (typeof item === 'string') record[key] = internString(item);
-    else internStringsSince(item, Object.hasOwn(before, key) ? before[key] : undefined);
-  }
-}
-
-function internWithin(container: object): void {
-  if (Object.isFrozen(container)) return;
-  if (Array.isArray(container)) {
-    for (let i = 0; i < container.length; i++) {
-      const item: unknown = container[i];
-      if (typeof item === 'string') container[i] = internString(item);
-      else internStrings(item);
-    }
-    return;
-  }
-  const record = container as Record<string, unknown>;
-  for (const key in record) {
-    if (key === '__proto__') continue;
-    const item = record[key];
-    if (typeof item === 'string') record[key] = internString(item);
-    else internStrings(item);
+    else internStringsSince(item, before && Object.hasOwn(before, key) ? before[key] : undefined);
   }
 }

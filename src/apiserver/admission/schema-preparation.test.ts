@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { widgetCrd } from '../../../test/support/widget-crd.ts';
 import { ApiError } from '../errors.ts';
 import { Plane } from '../plane.ts';
 import { createObject } from '../writes.ts';
@@ -16,31 +17,8 @@ const size: SchemaNode = {
   'x-kubernetes-validations': [{ rule: 'self < 10', message: 'a widget is smaller than 10' }],
 };
 
-function widgetsCrd() {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget', singular: 'widget', listKind: 'WidgetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: { spec: { type: 'object', properties: { size } } },
-            },
-          },
-        },
-      ],
-    },
-  };
-}
+const widgetsCrd = () =>
+  widgetCrd({ type: 'object', properties: { spec: { type: 'object', properties: { size } } } });
 
 /** Lets the event loop turn until `done()`, at most `turns` times; says whether it came. */
 async function turnsUntil(done: () => boolean, turns = 100): Promise<boolean> {

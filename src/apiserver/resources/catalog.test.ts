@@ -1,30 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { widgetCrd } from '../../../test/support/widget-crd.ts';
 import { Plane } from '../plane.ts';
 import { createObject, readObject, updateObject } from '../writes.ts';
 
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' };
 
 function crd(plural: string, kind: string, columns: { name: string; jsonPath: string }[] = []) {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.example.com` },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural, kind, singular: kind.toLowerCase(), listKind: `${kind}List` },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          additionalPrinterColumns: columns.map((c) => ({ ...c, type: 'string' })),
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        },
-      ],
-    },
-  };
+  return widgetCrd(
+    { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    { additionalPrinterColumns: columns.map((c) => ({ ...c, type: 'string' })) },
+    { plural, kind },
+  );
 }
 
 describe('catalog', () => {
