@@ -19,7 +19,8 @@
  *    wrong type, a missing required field, an unsupported enum value or a value too long or with
  *    too many items, in which case, as in Kubernetes, they are skipped and one more error says so.
  * All failures of steps 3 and 4 make one 422 Invalid; nothing is changed by a refused write.
- * Everything is synchronous: schemas and rules are compiled on first use and cached by identity.
+ * Everything is synchronous: schemas and rules are compiled once the kind is served, in the
+ * background (schema-preparation.ts), or at their first use if that comes sooner, and cached.
  * A property of the root that an earlier write brought through steps 1–4 unchanged (or, on a
  * create, that defaulting filled in and that pruning and defaulting again give back itself), and
  * that a write carries again as the same object (a `/status` write's spec, a spec update's
