@@ -11,10 +11,10 @@
  *   types and every `x-kubernetes-validations` rule in it found nothing, and in which pruning kept
  *   it whole (the same object back, no field dropped or reported) and defaulting returned it
  *   unchanged (the same object back) — or, for what a create's defaulting filled in, pruning and
- *   defaulting the admitted value once more gave it back itself. Each of those steps is a function of the value and its node alone for a
- *   subtree under the object's root (a property of the root, or deeper): field paths change only
- *   the wording of errors, and there are none. So skipping them for a recorded value gives the
- *   answer running them gives.
+ *   defaulting the admitted value once more gave it back itself. Each of those steps is a
+ *   function of the value and its node alone for a subtree under the object's root (a property
+ *   of the root, or deeper): field paths change only the wording of errors, and there are none.
+ *   So skipping them for a recorded value gives the answer running them gives.
  * - Rules that read `oldSelf` (transition rules) depend on the old object too: they are never
  *   skipped (validation-rules.ts evaluates them in recorded subtrees).
  * - Nodes are keyed by identity: a changed CRD has new schema objects, and nothing recorded under
