@@ -67,9 +67,11 @@ export class ClientExchange extends Readable implements LinkEnd {
   readonly referenced = true;
   /** Resolves with this exchange once its status and headers have arrived. */
   readonly response: Promise<ClientExchange>;
-  /** Settles `response`; dropped once it has (a watch's exchange lives for minutes). */
+  /**
+   * Settles `response` until it is settled (the status arrived, or the request failed), then is
+   * dropped: a watch's exchange lives for minutes.
+   */
   private answer?: { resolve: (exchange: ClientExchange) => void; reject: (err: Error) => void };
-  private answeredYet = false;
   /** Read and not yet acknowledged to the server. */
   private unacked = 0;
   /** The link no longer carries it (complete, or closed by either side). */
@@ -88,8 +90,13 @@ export class ClientExchange extends Readable implements LinkEnd {
   answered(head: ResponseHead): void {
     this.statusCode = head.status;
     this.headers = head.headers;
-    this.answeredYet = true;
     this.answer?.resolve(this);
+    this.answer = undefined;
+  }
+
+  /** Fails `response`, unless it is settled already. */
+  private fail(err: Error): void {
+    this.answer?.reject(err);
     this.answer = undefined;
   }
 
@@ -122,8 +129,8 @@ export class ClientExchange extends Readable implements LinkEnd {
 
   peerGone(): void {
     this.over = true;
-    if (!this.answeredYet) {
-      this.answer?.reject(connectionError('socket hang up'));
+    if (this.answer) {
+      this.fail(connectionError('socket hang up'));
       this.destroy();
     } else if (!this.complete) this.destroy(connectionError('aborted'));
   }
@@ -132,7 +139,7 @@ export class ClientExchange extends Readable implements LinkEnd {
     if (!this.over) {
       this.over = true;
       this.link.forget(this);
-      if (!this.answeredYet) this.answer?.reject(err ?? connectionError('socket hang up'));
+      this.fail(err ?? connectionError('socket hang up'));
     }
     // As `node:http`'s response: the error is emitted only to those listening for one.
     callback(this.listenerCount('error') > 0 ? err : null);
