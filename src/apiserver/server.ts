@@ -59,6 +59,7 @@ import type { RequestDurations, TimedRequest } from './request-durations.ts';
 import { DEFAULT_WATCH_SETTINGS, handleWatch, type WatchSettings } from './handlers/watch.ts';
 import { decodeObjectBody, readBody, writeError, writeJson } from './http/io.ts';
 import { MethodNotAllowed, parseRequest, type RequestTarget } from './http/request-info.ts';
+import { readThroughStream } from './http/read-through-stream.ts';
 import { DEFAULT_MAX_OBJECT_BYTES } from './limits.ts';
 import { Plane, type PlaneOptions } from './plane.ts';
 import { selfSubjectAccessReviews, selfSubjectRulesReviews, serviceAccounts } from './resources/builtins.ts';
@@ -397,6 +398,7 @@ export class ApiServer {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
+    server.on('secureConnection', readThroughStream);
     server.keepAliveTimeout = 30_000;
     this.server = server;
     await new Promise<void>((resolve, reject) => {

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
-import { Agent } from 'node:https';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import v8 from 'node:v8';
@@ -181,12 +180,8 @@ describe('the revision log window in bytes', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /**
-   * Writes ConfigMap `mine` `count` times, 1.4 MiB each time (creating it first when absent),
-   * each over a connection of its own: the bounds are the subject here, not connection reuse.
-   */
-  async function writeLarge(target: PlaneTarget, count: number): Promise<void> {
-    const admin = { ...target, agent: new Agent({ keepAlive: false }) };
+  /** Writes ConfigMap `mine` `count` times, 1.4 MiB each time (creating it first when absent). */
+  async function writeLarge(admin: PlaneTarget, count: number): Promise<void> {
     const body = (i: number) => ({
       metadata: { name: 'mine' },
       data: { big: `${i}`.padEnd(1.4 * MiB, 'q') },
