@@ -278,3 +278,59 @@ describe('validation rules shared across planes', () => {
     assert.match(lines(broken, {})[0], /rule compile error: undeclared reference to 'nosuchfunction'/);
   });
 });
+
+describe('validation rules held on equal content', () => {
+  /** Counts the evaluations of the shared program of `source` while `run` runs. */
+  function evaluationsOf(source: string, run: () => void): number {
+    const expression = sharedExpression(source);
+    const evaluate = expression.evaluate.bind(expression);
+    let count = 0;
+    expression.evaluate = (bindings) => {
+      count++;
+      return evaluate(bindings);
+    };
+    try {
+      run();
+    } finally {
+      expression.evaluate = evaluate;
+    }
+    return count;
+  }
+
+  it('evaluates a rule once for equal values in distinct objects, and again for other values', () => {
+    const source = 'self.all(f, self.exists_one(g, g == f))';
+    const schema = withSpec({
+      families: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: source }] },
+    });
+    const count = evaluationsOf(source, () => {
+      for (let i = 0; i < 5; i++) assert.deepEqual(lines(schema, { families: ['IPv4', 'IPv6'] }), []);
+      assert.deepEqual(lines(schema, { families: ['IPv6'] }), []);
+    });
+    assert.equal(count, 2);
+  });
+
+  it('evaluates a failing rule every time, so each write that breaks it is refused', () => {
+    const source = 'self.size() <= 1';
+    const schema = withSpec({
+      families: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: source }] },
+    });
+    const count = evaluationsOf(source, () => {
+      for (let i = 0; i < 3; i++)
+        assert.deepEqual(lines(schema, { families: ['IPv4', 'IPv6'] }), [
+          'spec.families: Invalid value: "array": failed rule: self.size() <= 1',
+        ]);
+    });
+    assert.equal(count, 3);
+  });
+
+  it('knows a transition rule by both values: one that held is still evaluated against another old value', () => {
+    const schema = withSpec({
+      location: ref([{ rule: 'self == oldSelf', message: 'spec.location is immutable' }]),
+    });
+    assert.deepEqual(lines(schema, { location: { name: 'a' } }, { location: { name: 'a' } }), []);
+    assert.deepEqual(lines(schema, { location: { name: 'a' } }, { location: { name: 'b' } }), [
+      'spec.location: Invalid value: "object": spec.location is immutable',
+    ]);
+    assert.deepEqual(lines(schema, { location: { name: 'a' } }, { location: { name: 'a' } }), []);
+  });
+});

@@ -20,7 +20,9 @@
  * - In a subtree recorded as admitted under its node (admitted-subtrees.ts), only the transition
  *   rules are evaluated: every other rule there held before on the same value and holds again.
  *   A rule that held on an object as both `self` and `oldSelf` (a side the write left as stored)
- *   is not evaluated again on that same object as both: a rule is a function of the two.
+ *   is not evaluated again on that same object as both: a rule is a function of the two. Nor is
+ *   a rule evaluated again on inputs equal by content (their JSON) to inputs it held on lately,
+ *   at the same schema node; a rule that failed is evaluated every time, so it reports every time.
  *
  * Example: on `spec.location` with `{rule: "self == oldSelf", message: "spec.location is
  * immutable"}`, a create passes (no old value), an update changing `spec.location.name` fails
@@ -57,6 +59,16 @@ const subtreeHasRules = new WeakMap<SchemaNode, boolean>();
 const subtreeHasTransitionRules = new WeakMap<SchemaNode, boolean>();
 /** Per object: the compiled rules that held with it as both self and oldSelf. */
 const heldOnUnchanged = new WeakMap<object, CompiledRule[]>();
+/**
+ * Per compiled rule (one per schema node): the inputs it held on, by content (contentKeys). The
+ * same small values come back object after object — a network reference, an address family
+ * list, the addresses a cell's interface and its two copies share — and a rule is a function of
+ * its inputs. Bounded: at most HELD_CONTENTS_PER_RULE texts of at most MAX_HELD_CONTENT_LENGTH
+ * characters per rule, starting over when full.
+ */
+const heldContents = new WeakMap<CompiledRule, Set<string>>();
+export const HELD_CONTENTS_PER_RULE = 512;
+const MAX_HELD_CONTENT_LENGTH = 512;
 
 /** Every failing rule in `object` (and, for transition rules, against `old`). */
 export function validateRules(object: unknown, old: unknown, schema: SchemaNode): FieldError[] {
@@ -180,10 +192,9 @@ function evaluateNode(
   );
   if (rules.length === 0) return [];
   const type = schemaType(node);
-  const self = toCelValue(value, node, resourceRoot);
-  const oldSelf =
-    old === undefined || old === null ? undefined : unchanged ? self : toCelValue(old, node, resourceRoot);
-  const plain: Bindings = oldSelf === undefined ? { self } : { self, oldSelf };
+  const noOld = old === undefined || old === null;
+  const key = contentKeys(value, noOld ? undefined : old);
+  let plain: Bindings | undefined;
   const errors: FieldError[] = [];
   for (const compiled of rules) {
     if ('error' in compiled) {
@@ -191,14 +202,65 @@ function evaluateNode(
       continue;
     }
     const { rule, check } = compiled;
-    if (check.usesOldSelf && oldSelf === undefined && !rule.optionalOldSelf) continue;
-    const result = check.evaluate(rule.optionalOldSelf ? { self, oldSelf: celOptional(oldSelf) } : plain);
-    if (isCelError(result)) errors.push(invalidValue(displayPath(path), type, runtimeFailure(result, rule)));
-    else if (result !== true)
-      errors.push(ruleFailure(compiled, reportedPath(path, compiled.fieldPath), type, plain));
-    else if (unchanged) heldOn(unchanged).push(compiled);
+    if (check.usesOldSelf && noOld && !rule.optionalOldSelf) continue;
+    const content = key(check.usesOldSelf);
+    if (!heldOnContent(compiled, content)) {
+      plain ??= bindingsOf(value, noOld ? undefined : old, node, resourceRoot);
+      const result = check.evaluate(
+        rule.optionalOldSelf ? { self: plain.self, oldSelf: celOptional(plain.oldSelf) } : plain,
+      );
+      if (isCelError(result)) {
+        errors.push(invalidValue(displayPath(path), type, runtimeFailure(result, rule)));
+        continue;
+      }
+      if (result !== true) {
+        errors.push(ruleFailure(compiled, reportedPath(path, compiled.fieldPath), type, plain));
+        continue;
+      }
+      rememberHeld(compiled, content);
+    }
+    if (unchanged) heldOn(unchanged).push(compiled);
   }
   return errors;
+}
+
+/** self and, when there is an old value, oldSelf, as CEL values of `node`. */
+function bindingsOf(value: unknown, old: unknown, node: SchemaNode, resourceRoot: boolean): Bindings {
+  const self = toCelValue(value, node, resourceRoot);
+  if (old === undefined) return { self };
+  return { self, oldSelf: value === old ? self : toCelValue(old, node, resourceRoot) };
+}
+
+/**
+ * The text a rule's inputs are known by: self's JSON, and for a rule reading oldSelf also
+ * oldSelf's ('' when there is none), each encoded once per node and only when a rule asks.
+ * Equal texts are equal JSON values, which CEL sees as equal values at the same node.
+ */
+function contentKeys(value: unknown, old: unknown): (usesOldSelf: boolean) => string {
+  let self: string | undefined;
+  let oldSelf: string | undefined;
+  return (usesOldSelf) => {
+    self ??= JSON.stringify(value);
+    if (!usesOldSelf) return self;
+    oldSelf ??= old === undefined ? '' : old === value ? self : JSON.stringify(old);
+    return `${self}\u0000${oldSelf}`;
+  };
+}
+
+/** Whether `compiled` held before on inputs known by `content` (contentKeys). */
+function heldOnContent(compiled: CompiledRule, content: string): boolean {
+  return heldContents.get(compiled)?.has(content) ?? false;
+}
+
+function rememberHeld(compiled: CompiledRule, content: string): void {
+  if (content.length > MAX_HELD_CONTENT_LENGTH) return;
+  let contents = heldContents.get(compiled);
+  if (!contents) {
+    contents = new Set();
+    heldContents.set(compiled, contents);
+  }
+  if (contents.size >= HELD_CONTENTS_PER_RULE) contents.clear();
+  contents.add(content);
 }
 
 /** The rules that held with `value` as both self and oldSelf (a node's few rules: a list). */
