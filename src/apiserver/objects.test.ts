@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nowRfc3339 } from './objects.ts';
+import { clone, nowRfc3339 } from './objects.ts';
 
 describe('nowRfc3339', () => {
   it('formats each instant to its second, also when seconds repeat, go back or cross a day', () => {
@@ -20,5 +20,37 @@ describe('nowRfc3339', () => {
 
   it('refuses an invalid date', () => {
     assert.throws(() => nowRfc3339(new Date(NaN)), RangeError);
+  });
+});
+
+describe('clone', () => {
+  it('copies a JSON value deeply: the copy is equal and shares no object or array with it', () => {
+    const value = JSON.parse(
+      '{"spec":{"mtu":1460,"families":["IPv4","IPv6"],"on":true,"none":null},"status":{"conditions":[{"type":"Ready"}]}}',
+    ) as { spec: { families: string[] }; status: { conditions: object[] } };
+    const copy = clone(value);
+    assert.deepEqual(copy, value);
+    assert.notEqual(copy.spec, value.spec);
+    assert.notEqual(copy.spec.families, value.spec.families);
+    assert.notEqual(copy.status.conditions[0], value.status.conditions[0]);
+    copy.spec.families.push('x');
+    assert.deepEqual(value.spec.families, ['IPv4', 'IPv6']);
+  });
+
+  it('keeps an own __proto__ key as a key, never as the copy’s prototype', () => {
+    const value = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
+    const copy = clone(value);
+    assert.equal(Object.getPrototypeOf(copy), Object.prototype);
+    assert.deepEqual(Object.keys(copy), ['__proto__', 'a']);
+    assert.equal(JSON.stringify(copy), '{"__proto__":{"polluted":true},"a":1}');
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('leaves values other than arrays and plain objects to structuredClone', () => {
+    const when = new Date('2026-12-07T00:00:00Z');
+    const copy = clone({ when });
+    assert.ok(copy.when instanceof Date);
+    assert.notEqual(copy.when, when);
+    assert.equal(copy.when.getTime(), when.getTime());
   });
 });
