@@ -58,37 +58,19 @@ function prune(
   if (node?.['x-kubernetes-preserve-unknown-fields'])
     return keepUnknown(value, node, path, resourceRoot, unknown);
   if (Array.isArray(value))
-    return sameItems(
-      value,
-      value.map((item, i) => prune(item, node?.items, indexPath(path, i), false, unknown)),
-    );
+    return mapItems(value, path, (item, at) => prune(item, node?.items, at, false, unknown));
   if (!isPlainObject(value)) return value;
   const embedded = resourceRoot || isEmbeddedResource(node);
-  const kept: Record<string, unknown> = {};
   const objectRoot = resourceRoot && path === '';
-  let same = !objectRoot;
-  for (const [key, field] of Object.entries(value)) {
-    const fieldPath = childPath(path, key);
-    if (embedded && isTypeMeta(key, field)) {
-      kept[key] = field;
-    } else if (embedded && key === 'metadata' && isPlainObject(field)) {
-      kept[key] = coerceObjectMeta(field, fieldPath, unknown, objectRoot);
-    } else {
-      const child = fieldSchema(node, key);
-      if (child) kept[key] = prune(field, child, fieldPath, isEmbeddedResource(child), unknown);
-      else {
-        unknown.push(fieldPath);
-        same = false;
-      }
-    }
-    if (kept[key] !== field) same = false;
-  }
-  return same ? value : kept;
-}
-
-/** `list` itself when `mapped` holds the same items, else `mapped`. */
-function sameItems(list: unknown[], mapped: unknown[]): unknown[] {
-  return mapped.every((item, i) => item === list[i]) ? list : mapped;
+  return mapFields(value, path, objectRoot, (key, field, at) => {
+    if (embedded && isTypeMeta(key, field)) return field;
+    if (embedded && key === 'metadata' && isPlainObject(field))
+      return coerceObjectMeta(field, at(), unknown, objectRoot);
+    const child = fieldSchema(node, key);
+    if (child) return prune(field, child, nested(field, at), isEmbeddedResource(child), unknown);
+    unknown.push(at());
+    return DROPPED;
+  });
 }
 
 /** Under x-kubernetes-preserve-unknown-fields: undeclared fields stay, declared ones are pruned. */
@@ -101,28 +83,18 @@ function keepUnknown(
 ): unknown {
   if (Array.isArray(value)) {
     const items = node.items;
-    return items
-      ? sameItems(
-          value,
-          value.map((item, i) => keepUnknown(item, items, indexPath(path, i), false, unknown)),
-        )
-      : value;
+    return items ? mapItems(value, path, (item, at) => keepUnknown(item, items, at, false, unknown)) : value;
   }
   if (!isPlainObject(value)) return value;
   const embedded = resourceRoot || isEmbeddedResource(node);
-  const kept: Record<string, unknown> = {};
   const objectRoot = resourceRoot && path === '';
-  let same = !objectRoot;
-  for (const [key, field] of Object.entries(value)) {
-    const fieldPath = childPath(path, key);
-    const child = fieldSchema(node, key);
+  return mapFields(value, path, objectRoot, (key, field, at) => {
     if (embedded && key === 'metadata' && isPlainObject(field))
-      kept[key] = coerceObjectMeta(field, fieldPath, unknown, objectRoot);
-    else if (embedded && isTypeMeta(key, field)) kept[key] = field;
-    else kept[key] = child ? prune(field, child, fieldPath, isEmbeddedResource(child), unknown) : field;
-    if (kept[key] !== field) same = false;
-  }
-  return same ? value : kept;
+      return coerceObjectMeta(field, at(), unknown, objectRoot);
+    if (embedded && isTypeMeta(key, field)) return field;
+    const child = fieldSchema(node, key);
+    return child ? prune(field, child, nested(field, at), isEmbeddedResource(child), unknown) : field;
+  });
 }
 
 function isTypeMeta(key: string, value: unknown): boolean {
@@ -136,14 +108,66 @@ function coerceObjectMeta(
   unknown: string[],
   objectRoot: boolean,
 ): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  let same = !objectRoot;
-  for (const [key, field] of Object.entries(meta)) {
-    if (OBJECT_META_FIELDS.has(key)) kept[key] = field;
-    else {
-      unknown.push(childPath(path, key));
-      same = false;
+  return mapFields(meta, path, objectRoot, (key, field, at) => {
+    if (OBJECT_META_FIELDS.has(key)) return field;
+    unknown.push(at());
+    return DROPPED;
+  });
+}
+
+/** What a field's pruning returns for a field it drops. */
+const DROPPED = Symbol('dropped');
+
+/**
+ * `object` with each field replaced by what `next` returns for it, or left out for DROPPED: the
+ * object itself when nothing changed, unless `alwaysNew`. The copy begins at the first field
+ * that changes, so an object pruning leaves whole costs no copy. `at()` is the field's path,
+ * spelled only when asked for (a dropped field's report, a nested value's pruning). An own
+ * `__proto__` key stays a key of the copy.
+ */
+function mapFields(
+  object: Record<string, unknown>,
+  path: string,
+  alwaysNew: boolean,
+  next: (key: string, field: unknown, at: () => string) => unknown,
+): Record<string, unknown> {
+  const keys = Object.keys(object);
+  let copy: Record<string, unknown> | undefined = alwaysNew ? {} : undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const field = object[key];
+    const value = next(key, field, () => childPath(path, key));
+    if (!copy && value !== field) {
+      copy = {};
+      for (let j = 0; j < i; j++) setField(copy, keys[j], object[keys[j]]);
     }
+    if (copy && value !== DROPPED) setField(copy, key, value);
   }
-  return same ? meta : kept;
+  return copy ?? object;
+}
+
+/** `list` itself when `next` returns every item itself, else the list of what it returned. */
+function mapItems(list: unknown[], path: string, next: (item: unknown, at: string) => unknown): unknown[] {
+  let copy: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    const value = next(
+      item,
+      nested(item, () => indexPath(path, i)),
+    );
+    if (!copy && value !== item) copy = list.slice(0, i);
+    copy?.push(value);
+  }
+  return copy ?? list;
+}
+
+/** A value's path when pruning it may report under it (an object or a list); '' for a scalar. */
+function nested(value: unknown, at: () => string): string {
+  return typeof value === 'object' && value !== null ? at() : '';
+}
+
+function setField(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
 }
