@@ -78,14 +78,25 @@ export function qualifiedResource(ref: ResourceRef): string {
   return ref.group ? `${ref.resource}.${ref.group}` : ref.resource;
 }
 
+/**
+ * A refusal (4xx) carries no stack trace: it goes to the client as a Status and is never logged
+ * with one, and capturing the stack of every NotFound a controller's GET meets and every stale
+ * write's Conflict was 1 % of the server's thread in a burst (bench/README.md, session 26). A
+ * server error (5xx) keeps its stack.
+ */
 export class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    readonly reason: StatusReason,
-    message: string,
-    readonly details?: StatusDetails,
-  ) {
+  readonly code: number;
+  readonly reason: StatusReason;
+  readonly details?: StatusDetails;
+
+  constructor(code: number, reason: StatusReason, message: string, details?: StatusDetails) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (code < 500) Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
+    this.code = code;
+    this.reason = reason;
+    this.details = details;
     this.name = 'ApiError';
   }
 
