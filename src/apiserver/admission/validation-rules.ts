@@ -67,7 +67,7 @@ const heldOnUnchanged = new WeakMap<object, CompiledRule[]>();
  * characters per rule, starting over when full.
  */
 const heldContents = new WeakMap<CompiledRule, Set<string>>();
-export const HELD_CONTENTS_PER_RULE = 512;
+const HELD_CONTENTS_PER_RULE = 512;
 const MAX_HELD_CONTENT_LENGTH = 512;
 
 /** Every failing rule in `object` (and, for transition rules, against `old`). */
