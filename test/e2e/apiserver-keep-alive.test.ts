@@ -54,49 +54,51 @@ describe('keep-alive connections', () => {
   });
   after(async () => t.stop());
 
-  it('answers a request sent before the previous response was read, on the same connection', async () => {
-    const socket: TLSSocket = connect({
-      host: '127.0.0.1',
-      port: t.server.port,
-      ca: t.server.certificates.caCertPem,
-      servername: 'localhost',
-    });
-    const received: Buffer[] = [];
-    const closed = new Promise<Error | undefined>((resolve) => {
-      socket.on('error', resolve);
-      socket.on('close', () => resolve(undefined));
-    });
-    const auth = `Authorization: Bearer ${t.server.adminToken}\r\nHost: localhost\r\n`;
-    // The list (about 5 MiB); once its first bytes arrive the client stops reading, so the server
-    // is left holding most of the response unsent.
-    socket.write(`GET ${ON_HUB} HTTP/1.1\r\n${auth}\r\n`);
-    await new Promise<void>((resolve) =>
-      socket.once('data', (chunk: Buffer) => {
-        received.push(chunk);
-        socket.pause();
-        resolve();
-      }),
-    );
-    // The next request, its body spanning several TLS records that reach the server together.
-    const body = JSON.stringify({ metadata: { name: 'next' }, data: { small: 'x'.repeat(200_000) } });
-    socket.write(
-      `POST ${ON_HUB} HTTP/1.1\r\n${auth}Content-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-    socket.on('data', (chunk: Buffer) => {
-      received.push(chunk);
-      if (responses(Buffer.concat(received)).length === 2) socket.end();
-    });
-    socket.resume();
-    const error = await closed;
+  it(
+    'answers a request sent before the previous response was read, on the same connection',
+    { timeout: 60_000 },
+    async () => {
+      const socket: TLSSocket = connect({
+        host: '127.0.0.1',
+        port: t.server.port,
+        ca: t.server.certificates.caCertPem,
+        servername: 'localhost',
+      });
+      const received: Buffer[] = [];
+      const closed = new Promise<Error | undefined>((resolve) => {
+        socket.on('error', resolve);
+        socket.on('close', () => resolve(undefined));
+      });
+      const auth = `Authorization: Bearer ${t.server.adminToken}\r\nHost: localhost\r\n`;
+      // The list (about 5 MiB); once its first bytes arrive the client stops reading, so the server
+      // is left holding most of the response unsent.
+      socket.write(`GET ${ON_HUB} HTTP/1.1\r\n${auth}\r\n`);
+      await new Promise<void>((resolve) =>
+        socket.once('data', (chunk: Buffer) => {
+          received.push(chunk);
+          socket.pause();
+          resolve();
+        }),
+      );
+      // The next request, its body spanning several TLS records that reach the server together; the
+      // server closes the connection once it has answered it.
+      const body = JSON.stringify({ metadata: { name: 'next' }, data: { small: 'x'.repeat(200_000) } });
+      socket.write(
+        `POST ${ON_HUB} HTTP/1.1\r\n${auth}Connection: close\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      socket.resume();
+      const error = await closed;
 
-    const answers = responses(Buffer.concat(received));
-    assert.equal(error, undefined, `the connection failed: ${error?.message}`);
-    assert.deepEqual(
-      answers.map((r) => r.status),
-      [200, 201],
-    );
-    assert.equal(JSON.parse(answers[0].body.toString()).items.length, 4);
-    assert.equal(JSON.parse(answers[1].body.toString()).metadata.name, 'next');
-  });
+      const answers = responses(Buffer.concat(received));
+      assert.equal(error, undefined, `the connection failed: ${error?.message}`);
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        [200, 201],
+      );
+      assert.equal(JSON.parse(answers[0].body.toString()).items.length, 4);
+      assert.equal(JSON.parse(answers[1].body.toString()).metadata.name, 'next');
+    },
+  );
 });
