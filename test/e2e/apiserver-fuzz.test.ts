@@ -20,4 +20,12 @@ describe('write fuzzing', () => {
       assert.ok(Object.keys(result.byStatus).every((code) => Number(code) < 500));
     },
   );
+
+  // Case 177 of this seed once built a body that held itself: the generator wrote into one of its
+  // shared constant values (test/support/fuzz.ts), so the run failed before any request was sent.
+  it('replays seed 1317813920 to the end', { timeout: 600_000 }, async () => {
+    const result = await runFuzz(300, 1317813920, () => undefined);
+    assert.equal(result.requests, 300);
+    assert.ok(Object.keys(result.byStatus).every((code) => Number(code) < 500));
+  });
 });

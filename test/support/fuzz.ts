@@ -112,7 +112,10 @@ function mutatedObject(kind: (typeof KINDS)[number], name: string): fc.Arbitrary
           if (typeof at[key] !== 'object' || at[key] === null || Array.isArray(at[key])) at[key] = {};
           at = at[key];
         }
-        at[path[path.length - 1]] = value;
+        // A copy: hostileValue's constants are single instances, and a later mutation writing
+        // into this one would change the constant for every case after it — and could make a
+        // body hold itself (a constant set both as `spec` and under it), which no JSON encodes.
+        at[path[path.length - 1]] = structuredClone(value);
       }
       return object;
     });
