@@ -8,6 +8,7 @@
 
 export type { ObjectMeta, OwnerReference } from '../apis/common/meta.ts';
 import type { ObjectMeta } from '../apis/common/meta.ts';
+import { setField } from './patch/json-object.ts';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -46,17 +47,7 @@ export function clone<T>(value: T): T {
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const member = clone((value as Record<string, unknown>)[key]);
-    if (key === '__proto__')
-      Object.defineProperty(copy, key, {
-        value: member,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else copy[key] = member;
-  }
+  for (const key of Object.keys(value)) setField(copy, key, clone((value as Record<string, unknown>)[key]));
   return copy as T;
 }
 

@@ -17,6 +17,7 @@
  */
 import type { KubeObject } from '../objects.ts';
 import { isPlainObject } from '../objects.ts';
+import { setField } from '../patch/json-object.ts';
 import { isAdmitted } from './admitted-subtrees.ts';
 import {
   OBJECT_META_FIELDS,
@@ -164,10 +165,4 @@ function mapItems(list: unknown[], path: string, next: (item: unknown, at: strin
 /** A value's path when pruning it may report under it (an object or a list); '' for a scalar. */
 function nested(value: unknown, at: () => string): string {
   return typeof value === 'object' && value !== null ? at() : '';
-}
-
-function setField(object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-  else object[key] = value;
 }

@@ -13,9 +13,15 @@ export function fieldOf(object: JsonObject, name: string): unknown {
   return Object.hasOwn(object, name) ? object[name] : undefined;
 }
 
-/** Sets a field as data; plain assignment to `__proto__` would replace the prototype instead. */
+/**
+ * Sets a field as data; plain assignment to `__proto__` would replace the prototype instead. Any
+ * other name is assigned: on a plain object that is the same, and it keeps the object's fast
+ * shape (pruning and copying call this for every field of every write).
+ */
 export function setField(object: JsonObject, name: string, value: unknown): void {
-  Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
+  else object[name] = value;
 }
 
 /** The name Go's encoding/json gives a decoded value's type in its unmarshal errors. */
