@@ -27,10 +27,12 @@
  *   7. copy writes per claim: every watch event on hub NetworkInterfaces and on project-plane
  *      copies (each is one write) from before the first create until the planes are quiet, / P×L;
  *   8. counts (counts.ts), over the same span: reconciles and retries per controller, API writes
- *      per binding by plane, identity, resource, subresource and verb, and the fleet's CPU seconds.
+ *      per binding by plane, identity, resource, subresource and verb, and the fleet's CPU seconds;
+ *   9. with `--allocations DIR`, over the same span: what each thread of the fleet allocated, by
+ *      function (allocations.ts; the profiles stay in DIR). Sampling costs CPU: time such a run apart.
  *
  * Usage: npm run bench:fleet -- [--projects P] [--locations L] [--concurrency C] [--timeout S]
- *        [--profile DIR]
+ *        [--profile DIR] [--allocations DIR]
  *        npm run bench:fleet -- --sequential N [--timeout S] [--profile DIR] [--hops on]
  *        (one binding at a time on the default fleet: see sequential.ts)
  *        npm run bench:fleet -- --idle S [--projects P --locations L] [--timeout S]
@@ -45,6 +47,7 @@ import type { KubeObject, WatchHandle } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
 import { CODES, fleetEntry } from './code.ts';
+import { allocationLines, samplerOptions, startSampling, stopSampling } from './allocations.ts';
 import { countLines, loadAverageLine, metricsUrls, snapshot } from './counts.ts';
 import { idle } from './idle.ts';
 import { sequential } from './sequential.ts';
@@ -56,6 +59,8 @@ interface Args {
   timeout: number;
   /** A directory for the fleet process's CPU profile (`--cpu-prof`); none when empty. */
   profile: string;
+  /** A directory for the fleet's allocation profiles over the burst (allocations.ts); none when empty. */
+  allocations: string;
   /** N rounds of one binding at a time on the default fleet instead of a burst; 0: the burst. */
   sequential: number;
   /** S seconds of an idle fleet's writes instead of a burst (see idle.ts); 0: the burst. */
@@ -75,6 +80,7 @@ function parseArgs(argv: string[]): Args {
       concurrency: 16,
       timeout: 1800,
       profile: '',
+      allocations: '',
       sequential: 0,
       idle: 0,
       hops: 'off',
@@ -249,12 +255,17 @@ async function main(args: Args): Promise<void> {
   // Built before the clock starts: the setup time and the load average are the fleet's alone.
   const entry = fleetEntry(args.code);
   console.log(loadAverageLine('start'));
+  const sampler = args.allocations ? await samplerOptions(args.allocations) : undefined;
   const setupStarted = performance.now();
   const fleet = await startChildFleet({
     entry,
     config: fleetConfig(args),
     timeoutMs: 1_800_000,
-    nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [],
+    nodeArgs: [
+      ...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : []),
+      ...(sampler?.nodeArgs ?? []),
+    ],
+    env: sampler?.env,
   });
   try {
     console.log(`setup: fleet ready in ${(fleet.startupMs / 1000).toFixed(1)} s`);
@@ -283,6 +294,7 @@ async function main(args: Args): Promise<void> {
     const rate = await backgroundRate(fleet, args);
     const urls = metricsUrls(fleet.stdout());
     const countsBefore = await snapshot(urls, fleet.child.pid!);
+    if (sampler) startSampling(fleet.child);
     const before = { sum: await revisionSum(fleet, args), at: performance.now() };
     console.log(
       `setup: every project bound and its namespace on every cell after ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
@@ -343,6 +355,7 @@ async function main(args: Args): Promise<void> {
     for (const watch of watches) watch.abort();
     const after = await quietRevisions(fleet, args, rate);
     const countsAfter = await snapshot(urls, fleet.child.pid!);
+    if (sampler) await stopSampling(fleet.child, args.allocations);
     copies.stop();
     const copyWrites = copies.writes();
     const writes = after.sum - before.sum - Math.round(rate * (after.at - before.at));
@@ -380,6 +393,7 @@ async function main(args: Args): Promise<void> {
       `result: ${copyReport}; ${(copyWrites / pairs).toFixed(1)} copy writes per claim (${copyWrites}, hub and project copies)`,
     );
     for (const line of countLines(countsBefore, countsAfter, pairs, fleet.child.pid!)) console.log(line);
+    if (sampler) for (const line of await allocationLines(args.allocations, pairs)) console.log(line);
     console.log(loadAverageLine('end'));
   } finally {
     await fleet.dispose();

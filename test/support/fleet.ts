@@ -98,6 +98,8 @@ export interface ChildFleetOptions {
   timeoutMs?: number;
   /** Node options for the fleet process, before the script (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** Variables added to the fleet process's environment (which is this process's otherwise). */
+  env?: Record<string, string>;
   /** Serve the dashboard on a free loopback port; off without it, so fleets do not contend for it. */
   dashboard?: boolean;
   /** More flags for `up` (e.g. `--stand-ins-only`). */
@@ -140,6 +142,7 @@ export async function startChildFleet(options: ChildFleetOptions = {}): Promise<
   const started = performance.now();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...args], {
     cwd: REPO_ROOT,
+    env: options.env ? { ...process.env, ...options.env } : process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
