@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clone, nowRfc3339 } from './objects.ts';
+import { clone, deepEqual, nowRfc3339 } from './objects.ts';
 
 describe('nowRfc3339', () => {
   it('formats each instant to its second, also when seconds repeat, go back or cross a day', () => {
@@ -52,5 +52,26 @@ describe('clone', () => {
     assert.ok(copy.when instanceof Date);
     assert.notEqual(copy.when, when);
     assert.equal(copy.when.getTime(), when.getTime());
+  });
+});
+
+describe('deepEqual', () => {
+  it('compares JSON values structurally: key order ignored, array order kept, undefined as absent', () => {
+    assert.equal(deepEqual({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 }), true);
+    assert.equal(deepEqual({ a: 1, u: undefined }, { a: 1 }), true);
+    assert.equal(deepEqual({ a: 1 }, { a: 1, u: undefined }), true);
+    assert.equal(deepEqual([1, 2], [2, 1]), false);
+    assert.equal(deepEqual({ a: 1 }, { a: 1, b: null }), false);
+    assert.equal(deepEqual({ a: 1, b: 2 }, { a: 1, c: 2 }), false);
+    assert.equal(deepEqual({ a: [] }, { a: {} }), false);
+    assert.equal(deepEqual(0, -0), true);
+    assert.equal(deepEqual('1', 1), false);
+  });
+
+  it('reads an own __proto__ key as a key: it never matches the other object’s prototype', () => {
+    const own = JSON.parse('{"__proto__": {}}') as Record<string, unknown>;
+    assert.equal(deepEqual(own, {}), false);
+    assert.equal(deepEqual({}, own), false);
+    assert.equal(deepEqual(own, JSON.parse('{"__proto__": {}}')), true);
   });
 });

@@ -51,17 +51,29 @@ export function clone<T>(value: T): T {
   return copy as T;
 }
 
+/**
+ * Structural equality of JSON values: arrays item by item, objects by their own keys (a key whose
+ * value is undefined counts as absent, and key order does not matter), anything else by `===`.
+ * It allocates nothing: every update compares its result with the stored object to tell a write
+ * that changes nothing, and the key lists and closures of a functional version were a few percent
+ * of what the server's thread allocated in a burst (bench/README.md, session 27).
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = Object.keys(a).filter((k) => a[k] !== undefined);
-    const otherKeys = Object.keys(b).filter((k) => b[k] !== undefined);
-    return keys.length === otherKeys.length && keys.every((k) => deepEqual(a[k], b[k]));
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  let defined = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(a, key) || a[key] === undefined) continue;
+    if (!Object.hasOwn(b, key) || !deepEqual(a[key], b[key])) return false;
+    defined++;
   }
-  return false;
+  for (const key in b) if (Object.hasOwn(b, key) && b[key] !== undefined) defined--;
+  return defined === 0;
 }
 
 /** Everything but `metadata` (and `status` when it is a subresource): what generation counts. */
