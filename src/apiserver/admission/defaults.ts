@@ -28,22 +28,48 @@ export function withDefaults(value: unknown, node: SchemaNode): unknown {
 /** Whether a default is set at or under a node: a subtree without one is not walked. */
 const reachesDefault = reachesWhere(hasDefault);
 
+/** Each node's properties that set a default, found once per node (a schema node is never changed). */
+const propertiesWithDefaults = new WeakMap<SchemaNode, [string, SchemaNode][]>();
+
+function defaultingProperties(node: SchemaNode): [string, SchemaNode][] {
+  let found = propertiesWithDefaults.get(node);
+  if (!found) {
+    found = Object.entries(node.properties ?? {}).filter(([, property]) => hasDefault(property));
+    propertiesWithDefaults.set(node, found);
+  }
+  return found;
+}
+
+// Loops below index arrays and walk keys with `for…in` rather than building entry lists: this
+// runs on every write, and those lists were a few percent of what the server's thread allocated
+// in a burst (bench/README.md, session 27).
 function applyDefaults(value: unknown, node: SchemaNode | undefined): unknown {
   if (!node || !reachesDefault(node) || isAdmitted(node, value)) return value;
   if (Array.isArray(value)) {
     const items = node.items;
-    const defaulted = value.map((item) => applyDefaults(defaultedNull(item, items), items));
-    return defaulted.every((item, i) => item === value[i]) ? value : defaulted;
+    let defaulted: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const next = applyDefaults(defaultedNull(item, items), items);
+      if (!defaulted && next !== item) defaulted = value.slice(0, i);
+      defaulted?.push(next);
+    }
+    return defaulted ?? value;
   }
   if (!isPlainObject(value)) return value;
   let defaulted: Record<string, unknown> | undefined;
-  for (const [key, property] of Object.entries(node.properties ?? {})) {
-    if (hasDefault(property) && !Object.hasOwn(value, key)) {
+  const properties = defaultingProperties(node);
+  for (let i = 0; i < properties.length; i++) {
+    const [key, property] = properties[i];
+    if (!Object.hasOwn(value, key)) {
       defaulted ??= { ...value };
       defaulted[key] = clone(property.default);
     }
   }
-  for (const [key, field] of Object.entries(defaulted ?? value)) {
+  const fields = defaulted ?? value;
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    const field = fields[key];
     const child = fieldSchema(node, key);
     const next = applyDefaults(defaultedNull(field, child), child);
     if (next !== field) {
@@ -83,16 +109,17 @@ function dropNonNullableNulls(value: unknown, node: SchemaNode | undefined): unk
   // object (assigning it sets the copy's prototype), as this function always has.
   if (Object.hasOwn(value, '__proto__')) return copyWithoutNulls(value, node);
   let kept: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const field = value[key];
     const child = fieldSchema(node, key);
     const dropped = field === null && child !== undefined && !child.nullable;
     const next = dropped ? undefined : dropNonNullableNulls(field, child);
     if (!kept && (dropped || next !== field)) {
       kept = {};
-      for (const earlier of Object.keys(value)) {
+      for (const earlier in value) {
         if (earlier === key) break;
-        kept[earlier] = value[earlier];
+        if (Object.hasOwn(value, earlier)) kept[earlier] = value[earlier];
       }
     }
     if (kept && !dropped) kept[key] = next;
