@@ -93,4 +93,27 @@ describe('list types', () => {
       ['spec.groups[blue][2]: Duplicate value: 1'],
     );
   });
+
+  it('finds the same duplicates in a long list as in a short one, objects equal whatever their key order', () => {
+    const short = ['x', { a: 1, b: [2] }, 'y', { b: [2], a: 1 }, 'x', 'x'];
+    const long = [...Array.from({ length: 20 }, (_, i) => `t${i}`), ...short];
+    const shortErrors = errorsOf({ tags: short }).map((e) => `${e.field}: ${e.detail}`);
+    assert.deepEqual(shortErrors, [
+      'spec.tags[3]: Duplicate value: map[string]interface {}{"a":1, "b":[]interface {}{2}}',
+      'spec.tags[4]: Duplicate value: "x"',
+    ]);
+    assert.deepEqual(
+      errorsOf({ tags: long }).map((e) => `${e.field}: ${e.detail}`),
+      shortErrors.map((line) => line.replace(/\[(\d+)\]/, (_, i: string) => `[${Number(i) + 20}]`)),
+    );
+    const ports = Array.from({ length: 20 }, (_, i) => ({ name: `p${i % 18}`, port: i }));
+    assert.deepEqual(
+      errorsOf({ ports }).map((e) => e.field),
+      ['spec.ports[18]', 'spec.ports[19]'],
+    );
+    assert.deepEqual(
+      errorsOf({ ports: [null, { port: 1 }, null] }).map((e) => `${e.field}: ${e.detail}`),
+      ['spec.ports[1]: Duplicate value: map[string]interface {}{}'],
+    );
+  });
 });
