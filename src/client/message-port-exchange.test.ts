@@ -93,6 +93,17 @@ describe('exchanges over a link', () => {
     close();
   });
 
+  it('carries strings and buffers written in one turn as their UTF-8, in order, counting bytes', async () => {
+    const { reply, response, close } = await streaming();
+    const parts = ['é ☃ ', Buffer.from('bytes '), '𝄞 end\n'];
+    for (const part of parts) reply.write(part);
+    const expected = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    assert.equal(reply.writableLength, expected.length);
+    reply.end();
+    assert.equal(await bodyOf(response), expected.toString());
+    close();
+  });
+
   it('serves exchanges in the order the client made them, across batches', async () => {
     const served: string[] = [];
     const { client, close } = linked((request, reply) => {

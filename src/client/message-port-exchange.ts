@@ -229,10 +229,11 @@ export class ServedReply extends EventEmitter implements LinkEnd {
   write(chunk: string | Buffer): boolean {
     if (this.writableEnded || this.destroyed) return false;
     this.flushHeaders();
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (bytes.length > 0 && !this.bodiless) {
-      this.link.data(this.id, [bytes], bytes.length);
-      this.writableLength += bytes.length;
+    // A string goes to the link as it is: its UTF-8 is written once, into the batch's buffer.
+    const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (size > 0 && !this.bodiless) {
+      this.link.data(this.id, [chunk], size);
+      this.writableLength += size;
     }
     return this.writableLength < WINDOW;
   }

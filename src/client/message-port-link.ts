@@ -117,7 +117,8 @@ export class Link {
   private nextId = 1;
   private frames: number[] = [];
   private heads: (RequestHead | ResponseHead)[] = [];
-  private chunks: Buffer[] = [];
+  /** The batch's bytes, in order: a string is its UTF-8, written straight into the batch when it is posted. */
+  private chunks: (Buffer | string)[] = [];
   private size = 0;
   private immediate = false;
   /** When the batch's first frame was queued; undefined while nothing waits. */
@@ -190,7 +191,8 @@ export class Link {
     this.queued();
   }
 
-  data(id: number, chunks: Buffer[], size: number): void {
+  /** Bytes sent on `id`: `size` is theirs in all (a string's counted as its UTF-8). */
+  data(id: number, chunks: (Buffer | string)[], size: number): void {
     if (this.closed) return;
     const last = this.frames.length - FRAME;
     // Written right after its last bytes: one part, one read at the other end.
@@ -201,7 +203,7 @@ export class Link {
   }
 
   /** Adds the bytes the frame just queued points at to the batch, and schedules its post. */
-  private carry(chunks: Buffer[], size: number): void {
+  private carry(chunks: (Buffer | string)[], size: number): void {
     for (const chunk of chunks) this.chunks.push(chunk);
     this.size += size;
     this.queued();
@@ -254,11 +256,14 @@ export class Link {
     }
     if (this.size > 0) {
       const data = new ArrayBuffer(this.size);
-      const view = new Uint8Array(data);
+      const bytes = Buffer.from(data);
       let offset = 0;
       for (const chunk of this.chunks) {
-        view.set(chunk, offset);
-        offset += chunk.length;
+        if (typeof chunk === 'string') offset += bytes.write(chunk, offset);
+        else {
+          bytes.set(chunk, offset);
+          offset += chunk.length;
+        }
       }
       this.chunks = [];
       this.size = 0;
