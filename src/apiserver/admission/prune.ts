@@ -59,17 +59,17 @@ function prune(
   if (node?.['x-kubernetes-preserve-unknown-fields'])
     return keepUnknown(value, node, path, resourceRoot, unknown);
   if (Array.isArray(value))
-    return mapItems(value, path, (item, at) => prune(item, node?.items, at, false, unknown));
+    return mapItems(value, (item, i) => prune(item, node?.items, itemPath(item, path, i), false, unknown));
   if (!isPlainObject(value)) return value;
   const embedded = resourceRoot || isEmbeddedResource(node);
   const objectRoot = resourceRoot && path === '';
-  return mapFields(value, path, objectRoot, (key, field, at) => {
+  return mapFields(value, objectRoot, (key, field) => {
     if (embedded && isTypeMeta(key, field)) return field;
     if (embedded && key === 'metadata' && isPlainObject(field))
-      return coerceObjectMeta(field, at(), unknown, objectRoot);
+      return coerceObjectMeta(field, childPath(path, key), unknown, objectRoot);
     const child = fieldSchema(node, key);
-    if (child) return prune(field, child, nested(field, at), isEmbeddedResource(child), unknown);
-    unknown.push(at());
+    if (child) return prune(field, child, fieldPath(field, path, key), isEmbeddedResource(child), unknown);
+    unknown.push(childPath(path, key));
     return DROPPED;
   });
 }
@@ -84,17 +84,21 @@ function keepUnknown(
 ): unknown {
   if (Array.isArray(value)) {
     const items = node.items;
-    return items ? mapItems(value, path, (item, at) => keepUnknown(item, items, at, false, unknown)) : value;
+    return items
+      ? mapItems(value, (item, i) => keepUnknown(item, items, itemPath(item, path, i), false, unknown))
+      : value;
   }
   if (!isPlainObject(value)) return value;
   const embedded = resourceRoot || isEmbeddedResource(node);
   const objectRoot = resourceRoot && path === '';
-  return mapFields(value, path, objectRoot, (key, field, at) => {
+  return mapFields(value, objectRoot, (key, field) => {
     if (embedded && key === 'metadata' && isPlainObject(field))
-      return coerceObjectMeta(field, at(), unknown, objectRoot);
+      return coerceObjectMeta(field, childPath(path, key), unknown, objectRoot);
     if (embedded && isTypeMeta(key, field)) return field;
     const child = fieldSchema(node, key);
-    return child ? prune(field, child, nested(field, at), isEmbeddedResource(child), unknown) : field;
+    return child
+      ? prune(field, child, fieldPath(field, path, key), isEmbeddedResource(child), unknown)
+      : field;
   });
 }
 
@@ -109,9 +113,9 @@ function coerceObjectMeta(
   unknown: string[],
   objectRoot: boolean,
 ): Record<string, unknown> {
-  return mapFields(meta, path, objectRoot, (key, field, at) => {
+  return mapFields(meta, objectRoot, (key, field) => {
     if (OBJECT_META_FIELDS.has(key)) return field;
-    unknown.push(at());
+    unknown.push(childPath(path, key));
     return DROPPED;
   });
 }
@@ -122,25 +126,27 @@ const DROPPED = Symbol('dropped');
 /**
  * `object` with each field replaced by what `next` returns for it, or left out for DROPPED: the
  * object itself when nothing changed, unless `alwaysNew`. The copy begins at the first field
- * that changes, so an object pruning leaves whole costs no copy. `at()` is the field's path,
- * spelled only when asked for (a dropped field's report, a nested value's pruning). An own
- * `__proto__` key stays a key of the copy.
+ * that changes, so an object pruning leaves whole costs no copy. An own `__proto__` key stays a
+ * key of the copy. Callers spell a field's path only where they need it (a dropped field's
+ * report, a nested value's pruning): pruning runs on every write, and a path, or a closure to
+ * make one, for every field was most of what it allocated (bench/README.md, sessions 26 and 27).
  */
 function mapFields(
   object: Record<string, unknown>,
-  path: string,
   alwaysNew: boolean,
-  next: (key: string, field: unknown, at: () => string) => unknown,
+  next: (key: string, field: unknown) => unknown,
 ): Record<string, unknown> {
-  const keys = Object.keys(object);
   let copy: Record<string, unknown> | undefined = alwaysNew ? {} : undefined;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
     const field = object[key];
-    const value = next(key, field, () => childPath(path, key));
+    const value = next(key, field);
     if (!copy && value !== field) {
       copy = {};
-      for (let j = 0; j < i; j++) setField(copy, keys[j], object[keys[j]]);
+      for (const earlier in object) {
+        if (earlier === key) break;
+        if (Object.hasOwn(object, earlier)) setField(copy, earlier, object[earlier]);
+      }
     }
     if (copy && value !== DROPPED) setField(copy, key, value);
   }
@@ -148,21 +154,23 @@ function mapFields(
 }
 
 /** `list` itself when `next` returns every item itself, else the list of what it returned. */
-function mapItems(list: unknown[], path: string, next: (item: unknown, at: string) => unknown): unknown[] {
+function mapItems(list: unknown[], next: (item: unknown, index: number) => unknown): unknown[] {
   let copy: unknown[] | undefined;
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
-    const value = next(
-      item,
-      nested(item, () => indexPath(path, i)),
-    );
+    const value = next(item, i);
     if (!copy && value !== item) copy = list.slice(0, i);
     copy?.push(value);
   }
   return copy ?? list;
 }
 
-/** A value's path when pruning it may report under it (an object or a list); '' for a scalar. */
-function nested(value: unknown, at: () => string): string {
-  return typeof value === 'object' && value !== null ? at() : '';
+/** The path of field `key` of the object at `path` when pruning may report under it (an object or a list); '' for a scalar. */
+function fieldPath(value: unknown, path: string, key: string): string {
+  return typeof value === 'object' && value !== null ? childPath(path, key) : '';
+}
+
+/** The path of item `index` of the list at `path`, as fieldPath. */
+function itemPath(value: unknown, path: string, index: number): string {
+  return typeof value === 'object' && value !== null ? indexPath(path, index) : '';
 }
