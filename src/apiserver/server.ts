@@ -92,8 +92,11 @@ function probe(res: ServerReply, name: string, plane: Plane): void {
 }
 export const ADMIN_IDENTITY: Identity = { name: 'netpresence-admin', groups: ['system:masters'] };
 
+/** Where a named plane is served: `/planes/<name>`. */
+const PLANES_PREFIX = '/planes/';
+
 export function namedPlanePath(name: string): string {
-  return `/planes/${name}`;
+  return `${PLANES_PREFIX}${name}`;
 }
 
 export interface ApiServerOptions {
@@ -419,8 +422,10 @@ export class ApiServer {
           path,
         );
       if (match) base = match[1];
-    } else if (path.startsWith('/planes/')) {
-      base = path.split('/').slice(0, 3).join('/');
+    } else if (path.startsWith(PLANES_PREFIX)) {
+      // `/planes/<name>`: up to the next slash, if any.
+      const end = path.indexOf('/', PLANES_PREFIX.length);
+      base = end === -1 ? path : path.slice(0, end);
     }
     const entry = this.byPath.get(base);
     if (!entry) return undefined;

@@ -16,22 +16,25 @@ import type { KubeObject } from '../objects.ts';
 import type { ResourceType } from '../resources/resource-type.ts';
 import { presentedJson } from './presented-json.ts';
 
+interface Line {
+  type: ResourceType;
+  eventType: string;
+  line: string;
+}
+
 let lastStored: KubeObject | undefined;
-let lastLines = new Map<ResourceType, Map<string, string>>();
+/** The lines of `lastStored` made so far: one, nearly always (a type and an event type per write). */
+const lastLines: Line[] = [];
 
 /** The watch stream line of `stored` as `type` presents it, under `eventType`. */
 export function watchEventLine(type: ResourceType, eventType: string, stored: KubeObject): string {
   if (stored !== lastStored) {
     lastStored = stored;
-    lastLines = new Map<ResourceType, Map<string, string>>();
+    lastLines.length = 0;
   }
-  let byEvent = lastLines.get(type);
-  if (!byEvent) lastLines.set(type, (byEvent = new Map<string, string>()));
-  let line = byEvent.get(eventType);
-  if (line === undefined) {
-    // JSON.stringify of `{ type, object }` writes the object's own encoding in place.
-    line = `{"type":${JSON.stringify(eventType)},"object":${presentedJson(type, stored)}}\n`;
-    byEvent.set(eventType, line);
-  }
+  for (const made of lastLines) if (made.type === type && made.eventType === eventType) return made.line;
+  // JSON.stringify of `{ type, object }` writes the object's own encoding in place.
+  const line = `{"type":${JSON.stringify(eventType)},"object":${presentedJson(type, stored)}}\n`;
+  lastLines.push({ type, eventType, line });
   return line;
 }
