@@ -22,8 +22,8 @@ import * as http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ClientExchange, RequestHead } from './message-port-exchange.ts';
 
-/** Sends one request as an exchange. */
-export type Exchange = (head: RequestHead, body: Buffer | undefined) => ClientExchange;
+/** Sends one request as an exchange; a string body is sent as its UTF-8. */
+export type Exchange = (head: RequestHead, body: Buffer | string | undefined) => ClientExchange;
 
 /** The domain every in-process origin is under: reserved, so never a host on a network. */
 export const IN_PROCESS_DOMAIN = 'in-process.invalid';

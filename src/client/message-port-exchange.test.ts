@@ -80,6 +80,19 @@ describe('exchanges over a link', () => {
     close();
   });
 
+  it('carries a string body as its UTF-8', async () => {
+    const { serve, served } = nextServed();
+    const { client, close } = linked(serve);
+    const body = '{"data":{"a":"é ☃ 𝄞"}}';
+    client.request({ method: 'POST', url: '/x', headers: {} }, body);
+    const [request, reply] = await served;
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk);
+    assert.deepEqual(Buffer.concat(chunks), Buffer.from(body));
+    reply.end();
+    close();
+  });
+
   it('streams a response as it is written, before it ends', async () => {
     const { reply, response, close } = await streaming();
     reply.write('one\n');

@@ -150,7 +150,7 @@ export class Link {
   }
 
   /** Carries `end` (a new exchange from this end) and sends its request to the peer. */
-  request<End extends LinkEnd>(end: End, head: RequestHead, body: Buffer | undefined): End {
+  request<End extends LinkEnd>(end: End, head: RequestHead, body: Buffer | string | undefined): End {
     this.register(end);
     this.headed(REQUEST, end.id, head, body);
     return end;
@@ -177,12 +177,17 @@ export class Link {
     this.ref();
   }
 
-  private headed(kind: number, id: number, head: RequestHead | ResponseHead, body: Buffer | undefined): void {
+  private headed(
+    kind: number,
+    id: number,
+    head: RequestHead | ResponseHead,
+    body: Buffer | string | undefined,
+  ): void {
     if (this.closed) return;
     this.heads.push(head);
-    const size = body?.length ?? 0;
+    const size = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     this.frames.push(kind, id, this.size, size);
-    this.carry(body ? [body] : [], size);
+    this.carry(body === undefined ? [] : [body], size);
   }
 
   private frame(kind: number, id: number, a = 0, b = 0): void {

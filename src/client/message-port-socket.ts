@@ -178,7 +178,7 @@ export class MessagePortSocket extends InProcessSocket implements LinkEnd {
 /** What a thread may open through an acceptor port: connections, and exchanges. */
 export interface PortClient {
   connect: () => MessagePortSocket;
-  request: (head: RequestHead, body: Buffer | undefined) => ClientExchange;
+  request: (head: RequestHead, body: Buffer | string | undefined) => ClientExchange;
 }
 
 /**

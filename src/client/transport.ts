@@ -132,7 +132,9 @@ export interface PlaneResponse extends NodeJS.ReadableStream {
 export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promise<PlaneResponse> {
   const target = targetOf(kubeConfig);
   const answered = request.longLived ? undefined : requestStarted(request.method, target.url.host);
-  const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+  // The JSON text itself: an exchange writes its UTF-8 straight into the link's batch, HTTP into the socket.
+  const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
+  const payloadBytes = payload === undefined ? 0 : Buffer.byteLength(payload);
   const credentials = target.credentials ?? (await credentialOptions(kubeConfig, target));
   const search = searchOf(request.query);
   const exchange = inProcessExchange(target.url);
@@ -140,7 +142,7 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
     const head = {
       method: request.method,
       url: target.basePath + request.path + search,
-      headers: exchangeHeaders(credentials, request, payload),
+      headers: exchangeHeaders(credentials, request, payload === undefined ? undefined : payloadBytes),
     };
     const response = await exchange(head, payload).response;
     answered?.();
@@ -151,9 +153,9 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
   const headers = {
     Accept: 'application/json',
     ...(agent && { 'User-Agent': agent }),
-    ...(payload && {
+    ...(payload !== undefined && {
       'Content-Type': request.contentType ?? 'application/json',
-      'Content-Length': payload.length,
+      'Content-Length': payloadBytes,
     }),
     ...credentials.headers,
   };
@@ -191,15 +193,16 @@ export async function open(kubeConfig: KubeConfig, request: PlaneRequest): Promi
 function exchangeHeaders(
   credentials: https.RequestOptions,
   request: PlaneRequest,
-  payload: Buffer | undefined,
+  payloadBytes: number | undefined,
 ): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = payload
-    ? {
-        accept: 'application/json',
-        'content-type': request.contentType ?? 'application/json',
-        'content-length': String(payload.length),
-      }
-    : { accept: 'application/json' };
+  const headers: Record<string, string | string[]> =
+    payloadBytes !== undefined
+      ? {
+          accept: 'application/json',
+          'content-type': request.contentType ?? 'application/json',
+          'content-length': String(payloadBytes),
+        }
+      : { accept: 'application/json' };
   const agent = userAgent();
   if (agent) headers['user-agent'] = agent;
   return Object.assign(headers, credentialHeaders(credentials));
