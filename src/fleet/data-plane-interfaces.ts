@@ -15,7 +15,7 @@
  * it may end up to a second early. The cell's location is the one the fleet config gives it: the
  * stand-in's identity may read nothing but interfaces and claims.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../apis/common/json-equal.ts';
 import type { Condition } from '../apis/common/condition.ts';
 import {
   networkInterfaceClaimKind,
@@ -156,7 +156,7 @@ export async function reconcile(key: ObjectKey, deps: InterfaceDataPlaneDeps): P
     iface.metadata.generation,
     now,
   );
-  if (!isDeepStrictEqual(conditions, iface.status?.conditions ?? []))
+  if (!jsonEqual(conditions, iface.status?.conditions ?? []))
     await patchStatus(deps.interfaceClient, iface, { conditions });
   const holder = iface.spec.claimRef?.name;
   const claim = holder === undefined ? undefined : deps.claims.get(namespace, holder);
@@ -167,7 +167,7 @@ export async function reconcile(key: ObjectKey, deps: InterfaceDataPlaneDeps): P
     claim.metadata.generation,
     now,
   );
-  if (!isDeepStrictEqual(claimConditions, claim.status?.conditions ?? []))
+  if (!jsonEqual(claimConditions, claim.status?.conditions ?? []))
     await patchStatus(deps.claimClient, claim, { conditions: claimConditions });
 }
 

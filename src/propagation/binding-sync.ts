@@ -20,7 +20,7 @@
  *   binding's Works are deleted and its finalizer removed without waiting for any member.
  */
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../apis/common/json-equal.ts';
 import {
   executionSpaceName,
   WORK_FINALIZER,
@@ -190,7 +190,7 @@ export async function reconcile(key: BindingKey, view: HubView, log: Logger): Pr
       },
       spec: desired.spec,
     };
-    if (!isDeepStrictEqual(next.metadata, existing.metadata) || !isDeepStrictEqual(next.spec, existing.spec))
+    if (!jsonEqual(next.metadata, existing.metadata) || !jsonEqual(next.spec, existing.spec))
       await view.worksClient.update(next);
   }
   return done();

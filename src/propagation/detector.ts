@@ -15,7 +15,7 @@
  *   name is deleted first, and the new one made once it is gone.
  */
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../apis/common/json-equal.ts';
 import { CLAIMED_BY_LABEL } from '../apis/policy/v1alpha1/template-keys.ts';
 import { CRB_FINALIZER, CRB_PERMANENT_ID_LABEL } from '../apis/work/v1alpha2/cluster-resource-binding.ts';
 import { RB_FINALIZER, RB_PERMANENT_ID_LABEL } from '../apis/work/v1alpha2/resource-binding.ts';
@@ -152,9 +152,9 @@ async function applyPolicy(
   );
   const nextSpec = { ...extra, ...desiredSpec };
   if (
-    isDeepStrictEqual(labels, existing.metadata.labels ?? {}) &&
-    isDeepStrictEqual(annotations, existing.metadata.annotations ?? {}) &&
-    isDeepStrictEqual(nextSpec, existing.spec)
+    jsonEqual(labels, existing.metadata.labels ?? {}) &&
+    jsonEqual(annotations, existing.metadata.annotations ?? {}) &&
+    jsonEqual(nextSpec, existing.spec)
   )
     return done();
   await client.update({
@@ -209,7 +209,7 @@ function ownedBy(binding: Binding, template: KubeObject): boolean {
 /** §1.3: a template changes when anything but status, managedFields and resourceVersion does. */
 export function templateChanged(event: InformerEvent): boolean {
   if (event.type !== 'MODIFIED' || !event.previous) return true;
-  return !isDeepStrictEqual(comparable(event.previous), comparable(event.object));
+  return !jsonEqual(comparable(event.previous), comparable(event.object));
 }
 
 function comparable(object: KubeObject): KubeObject {

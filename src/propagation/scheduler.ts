@@ -13,7 +13,7 @@
  *   no fit empties `spec.clusters` and sets `Scheduled=False/NoClusterFit`, keeping the term;
  * - a binding being deleted is not scheduled.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../apis/common/json-equal.ts';
 import type { Cluster } from '../apis/cluster/v1alpha1/cluster.ts';
 import {
   APPLIED_PLACEMENT_ANNOTATION,
@@ -74,7 +74,7 @@ async function schedulePass(
   const clusters = outcome.fit ? outcome.clusters : [];
   const appliedPlacement = JSON.stringify(binding.spec.placement ?? {});
   const specChanged =
-    !isDeepStrictEqual(clusters, placed) ||
+    !jsonEqual(clusters, placed) ||
     (binding.spec.clusters ?? []).some((cluster) => Object.keys(cluster).length !== 1);
   if (specChanged || binding.metadata.annotations?.[APPLIED_PLACEMENT_ANNOTATION] !== appliedPlacement) {
     binding = await client.update({
@@ -112,7 +112,7 @@ async function schedulePass(
     if (outcome.affinityName !== undefined) status.schedulerObservingAffinityName = outcome.affinityName;
   }
   const changed = Object.entries(status).some(
-    ([field, value]) => !isDeepStrictEqual((held as Record<string, unknown>)[field], value),
+    ([field, value]) => !jsonEqual((held as Record<string, unknown>)[field], value),
   );
   if (!changed && !specChanged) return done();
   if (outcome.fit) status.lastScheduledTime = conditionTime(now);
@@ -126,10 +126,10 @@ export function clusterPlacementChanged(event: InformerEvent<Cluster>): boolean 
   const before = event.previous;
   const after = event.object;
   return (
-    !isDeepStrictEqual(before.metadata.labels ?? {}, after.metadata.labels ?? {}) ||
-    !isDeepStrictEqual(before.spec, after.spec) ||
+    !jsonEqual(before.metadata.labels ?? {}, after.metadata.labels ?? {}) ||
+    !jsonEqual(before.spec, after.spec) ||
     before.metadata.deletionTimestamp !== after.metadata.deletionTimestamp ||
-    !isDeepStrictEqual(
+    !jsonEqual(
       findCondition(before.status?.conditions, 'Ready')?.status,
       findCondition(after.status?.conditions, 'Ready')?.status,
     )

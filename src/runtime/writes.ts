@@ -11,7 +11,7 @@
  *   entry someone else wrote is never in the patch, so a merge patch never removes it.
  * A write refused as stale (409, 404) is thrown on: runtime/controller.ts decides what follows.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../apis/common/json-equal.ts';
 import type { KubeObject, ResourceClient } from '../client/types.ts';
 
 type WithStatus = KubeObject & { status?: object };
@@ -23,7 +23,7 @@ export async function patchStatus<T extends WithStatus>(
   status: Record<string, unknown>,
 ): Promise<T> {
   const held = (object.status ?? {}) as Record<string, unknown>;
-  const changed = Object.entries(status).filter(([key, value]) => !isDeepStrictEqual(held[key], value));
+  const changed = Object.entries(status).filter(([key, value]) => !jsonEqual(held[key], value));
   if (changed.length === 0) return object;
   return client.patchMerge(
     object.metadata.name!,

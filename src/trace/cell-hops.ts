@@ -7,7 +7,7 @@
  * cell copy by presence and a spec equal to the hub copy, and — for a claim — by the families it
  * states and the gateway its Subnet yields, exactly as the claim controller judges them.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../apis/common/json-equal.ts';
 import type { Cluster } from '../apis/cluster/v1alpha1/cluster.ts';
 import { CLUSTER_LOCATION_LABEL } from '../apis/common/labels.ts';
 import {
@@ -161,7 +161,7 @@ export async function cellContextHop(
       hop: { ...hop, state: 'missing', note, advice: advice.cellCopyMissing(cluster, demand.location) },
     };
   }
-  if (hubCopy && !isDeepStrictEqual(copy.spec, hubCopy.spec))
+  if (hubCopy && !jsonEqual(copy.spec, hubCopy.spec))
     return {
       hop: { ...hop, state: 'waiting', note: notes.stale, advice: advice.cellCopyStale(cluster) },
       object: copy,
@@ -209,7 +209,7 @@ export async function cellSubnetHop(
   if (!found.found) return { ...hop, state: 'unreachable', note: found.unreachable };
   const copy = found.value;
   if (!copy) return { ...hop, state: 'missing', advice: advice.cellCopyMissing(cluster, location) };
-  if (hubCopy && !isDeepStrictEqual(copy.spec, hubCopy.spec))
+  if (hubCopy && !jsonEqual(copy.spec, hubCopy.spec))
     return { ...hop, state: 'waiting', note: notes.stale, advice: advice.cellCopyStale(cluster) };
   const problem = gatewayFamily && gatewayProblem(copy, gatewayFamily);
   if (problem) return { ...hop, state: 'refusing', note: problem, advice: advice.gateway(name) };

@@ -8,7 +8,7 @@
  * propagation engine adds when it takes the policy up. A copy whose source is missing is not
  * looked at.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../apis/common/json-equal.ts';
 import { LOCATION_LABEL } from '../apis/common/labels.ts';
 import { networkContextName, type NetworkContext } from '../apis/networking/v1alpha/network-context.ts';
 import { locationPolicyName } from '../apis/networking/v1alpha/serving-location.ts';
@@ -94,7 +94,7 @@ async function hubCopyHop<T extends KubeObject & { spec?: unknown }>(
   if (!copy) return { hop: { ...hop, state: 'missing', advice: advice.copyMissing } };
   if (copy.metadata.labels?.[LOCATION_LABEL] !== pair.location)
     return { hop: { ...hop, state: 'refusing', advice: advice.copyUnlabelled(pair.location) }, object: copy };
-  if (source && !isDeepStrictEqual(copy.spec, source.spec))
+  if (source && !jsonEqual(copy.spec, source.spec))
     return { hop: { ...hop, state: 'waiting', note: notes.stale, advice: advice.copyStale }, object: copy };
   return { hop, object: copy };
 }

@@ -8,7 +8,7 @@
  * other change is still written, and the first refusal is returned for the claim's `Ready`;
  * `status.vpc`, `status.attachmentRef` and the data-plane conditions are never overwritten.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../../apis/common/json-equal.ts';
 import type { NetworkContext } from '../../apis/networking/v1alpha/network-context.ts';
 import type { NetworkInterfaceClaim } from '../../apis/networking/v1alpha/network-interface-claim.ts';
 import type {
@@ -70,7 +70,7 @@ export async function syncInterfaceSpec(
   if (context.spec.mtu !== undefined && iface.spec.mtu !== context.spec.mtu) patch.mtu = context.spec.mtu;
   if (claim.spec.attachmentMode !== undefined && iface.spec.attachmentMode !== claim.spec.attachmentMode)
     patch.attachmentMode = claim.spec.attachmentMode;
-  if (!isDeepStrictEqual(addresses, iface.spec.addresses ?? [])) patch.addresses = addresses;
+  if (!jsonEqual(addresses, iface.spec.addresses ?? [])) patch.addresses = addresses;
   if (Object.keys(patch).length === 0) return { iface, gatewayRefusal };
   const written = await client.patchMerge(iface.metadata.name!, iface.metadata.namespace, {
     metadata: { resourceVersion: iface.metadata.resourceVersion },

@@ -16,7 +16,7 @@
  * - no claim is judged before the identity controller's first answer: until then a live claim
  *   waits, and the answer wakes every claim. A deleting claim is released without one.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../../apis/common/json-equal.ts';
 import type { Logger } from 'pino';
 import { ClaimReason, claimRefusalMessages } from '../../apis/networking/v1alpha/claim-refusals.ts';
 import { networkContextName, type NetworkContext } from '../../apis/networking/v1alpha/network-context.ts';
@@ -313,7 +313,7 @@ function readInputs(claim: NetworkInterfaceClaim): unknown {
 export const inputsChanged: Predicate<NetworkInterfaceClaim> = (event) =>
   event.type !== 'MODIFIED' ||
   event.previous === undefined ||
-  !isDeepStrictEqual(readInputs(event.previous), readInputs(event.object));
+  !jsonEqual(readInputs(event.previous), readInputs(event.object));
 
 function keyOfClaim(claim: NetworkInterfaceClaim): ObjectKey {
   return objectKeyOf(claim.metadata.namespace, claim.metadata.name!);

@@ -12,7 +12,7 @@
  *   `Programmed`, which only the data plane writes;
  * - every write is skipped when the stored object already holds its value.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../../apis/common/json-equal.ts';
 import { LOCATION_LABEL, NETWORK_LABEL } from '../../apis/common/labels.ts';
 import { NETWORKING_API_VERSION } from '../../apis/networking/v1alpha/group.ts';
 import { networkContextKind, type NetworkContext } from '../../apis/networking/v1alpha/network-context.ts';
@@ -103,8 +103,8 @@ async function patchSubnet(subnet: Subnet, desired: SubnetDesired, access: Subne
   const held = subnet.metadata.ownerReferences ?? [];
   const others = held.filter((ref) => ref.controller !== true && ref.uid !== desired.controllerRef.uid);
   const ownerReferences = [desired.controllerRef, ...others];
-  const ownersChanged = !isDeepStrictEqual(held, ownerReferences);
-  const specChanged = !isDeepStrictEqual(subnet.spec, desired.spec);
+  const ownersChanged = !jsonEqual(held, ownerReferences);
+  const specChanged = !jsonEqual(subnet.spec, desired.spec);
   if (!labels && !ownersChanged && !specChanged) return subnet;
   return access.client.patchMerge(subnet.metadata.name!, subnet.metadata.namespace, {
     metadata: { ...(labels && { labels }), ...(ownersChanged && { ownerReferences }) },

@@ -19,7 +19,7 @@
  * - member events on managed copies wake their Work (drift.ts), so edits are reverted and
  *   deleted copies recreated; writes that would change nothing are skipped (retain-merge.ts).
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../../apis/common/json-equal.ts';
 import type { Cluster } from '../../apis/cluster/v1alpha1/cluster.ts';
 import {
   executionSpaceName,
@@ -170,7 +170,7 @@ function workChanged(event: InformerEvent<Work>): boolean {
   return (
     previous.metadata.generation !== object.metadata.generation ||
     previous.metadata.deletionTimestamp !== object.metadata.deletionTimestamp ||
-    !isDeepStrictEqual(previous.metadata.finalizers, object.metadata.finalizers)
+    !jsonEqual(previous.metadata.finalizers, object.metadata.finalizers)
   );
 }
 

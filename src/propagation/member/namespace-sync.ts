@@ -21,7 +21,7 @@
  *   are: no more updates, nothing deleted.
  */
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../../apis/common/json-equal.ts';
 import type { Cluster } from '../../apis/cluster/v1alpha1/cluster.ts';
 import { SKIP_AUTO_PROPAGATION_LABEL } from '../../apis/policy/v1alpha1/template-keys.ts';
 import {
@@ -154,8 +154,8 @@ async function syncWork(namespace: KubeObject, cluster: string, deps: NamespaceS
     return;
   }
   if (
-    isDeepStrictEqual(held.spec, desired.spec) &&
-    isDeepStrictEqual(held.metadata.ownerReferences, desired.metadata.ownerReferences) &&
+    jsonEqual(held.spec, desired.spec) &&
+    jsonEqual(held.metadata.ownerReferences, desired.metadata.ownerReferences) &&
     held.metadata.labels?.[WORK_PERMANENT_ID_LABEL] === desired.metadata.labels![WORK_PERMANENT_ID_LABEL]
   )
     return;

@@ -25,7 +25,7 @@
  * local: "1", gone: x} with managed-labels `app,gone,karmada.io/managed` → desired labels
  * {app: web, karmada.io/managed: "true", local: "1"} — `gone` was the engine's and is dropped.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../../apis/common/json-equal.ts';
 import { MANAGED_ANNOTATIONS_ANNOTATION, MANAGED_LABELS_ANNOTATION } from '../../apis/work/v1alpha1/work.ts';
 import type { KubeObject } from '../../client/types.ts';
 import { stripped } from './strip.ts';
@@ -89,7 +89,7 @@ export function comparable(observed: KubeObject): KubeObject {
 }
 
 export function isNoOp(desired: KubeObject, observed: KubeObject): boolean {
-  return isDeepStrictEqual(withoutEmptyMetadata(desired), withoutEmptyMetadata(comparable(observed)));
+  return jsonEqual(withoutEmptyMetadata(desired), withoutEmptyMetadata(comparable(observed)));
 }
 
 const OPTIONAL_METADATA = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
