@@ -200,7 +200,8 @@ export class Controller<K> implements RunnableController {
   private async reconcileOne(keyString: string): Promise<void> {
     const { clock, planeOf } = this.options;
     const started = clock.now();
-    let log = reconcileLogger(this.options.log, { controller: this.name, key: keyString });
+    // Made once the key has parsed (it names the key's plane); a key that does not gets one without.
+    let log: Logger | undefined;
     let outcome: Outcome;
     try {
       const key = this.parse(keyString);
@@ -217,7 +218,11 @@ export class Controller<K> implements RunnableController {
       outcome = { kind: 'failed', error }; // the key did not parse (a TerminalError), or planeOf threw
     }
     this.metrics.reconcileTime.observe({ controller: this.name }, (clock.now() - started) / 1000);
-    this.afterReconcile(keyString, outcome, log);
+    this.afterReconcile(
+      keyString,
+      outcome,
+      log ?? reconcileLogger(this.options.log, { controller: this.name, key: keyString }),
+    );
   }
 
   /** One pass of the reconciler; a thrown 409 Conflict or 404 NotFound is a stale write. */
