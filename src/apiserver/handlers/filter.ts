@@ -21,8 +21,13 @@ export function requestFilter(
     ...Object.keys(type.selectableFields ?? {}),
   ]);
   const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined, supported);
+  // Every watcher of a resource judges every event with this, twice (the object and its previous
+  // version): a selector that asks nothing is not evaluated, and an object's fields are read only
+  // for a field selector.
+  const byLabels = labels.matchesNothing || labels.requirements.length > 0;
+  const byFields = fields.requirements.length > 0;
   return (object) =>
     (namespace === undefined || object.metadata.namespace === namespace) &&
-    matchesLabels(labels, object.metadata.labels) &&
-    matchesFields(fields, objectFields(object, type.selectableFields));
+    (!byLabels || matchesLabels(labels, object.metadata.labels)) &&
+    (!byFields || matchesFields(fields, objectFields(object, type.selectableFields)));
 }
