@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clone, deepEqual, nowRfc3339 } from './objects.ts';
+import { clone, deepEqual, nowRfc3339, sameSpec } from './objects.ts';
 
 describe('nowRfc3339', () => {
   it('formats each instant to its second, also when seconds repeat, go back or cross a day', () => {
@@ -73,5 +73,23 @@ describe('deepEqual', () => {
     assert.equal(deepEqual(own, {}), false);
     assert.equal(deepEqual({}, own), false);
     assert.equal(deepEqual(own, JSON.parse('{"__proto__": {}}')), true);
+  });
+});
+
+describe('sameSpec', () => {
+  const object = (spec: unknown, status: unknown, name = 'a') => ({
+    apiVersion: 'v1',
+    kind: 'Thing',
+    metadata: { name },
+    spec,
+    status,
+  });
+
+  it('compares everything but metadata, apiVersion and kind, and status when it is a subresource', () => {
+    assert.equal(sameSpec(object({ a: 1 }, { s: 1 }), object({ a: 1 }, { s: 2 }, 'b'), true), true);
+    assert.equal(sameSpec(object({ a: 1 }, { s: 1 }), object({ a: 1 }, { s: 2 }), false), false);
+    assert.equal(sameSpec(object({ a: 1 }, undefined), object({ a: 2 }, undefined), true), false);
+    assert.equal(sameSpec({ ...object({}, {}), data: { x: '1' } }, object({}, {}), true), false);
+    assert.equal(sameSpec({ ...object({}, {}), data: undefined }, object({}, {}), true), true);
   });
 });

@@ -65,22 +65,35 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
     return true;
   }
-  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  return isPlainObject(a) && isPlainObject(b) && equalFields(a, b, undefined);
+}
+
+/** deepEqual of two objects' fields, those `skipped` says true for left out. */
+function equalFields(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  skipped: ((key: string) => boolean) | undefined,
+): boolean {
   let defined = 0;
   for (const key in a) {
-    if (!Object.hasOwn(a, key) || a[key] === undefined) continue;
+    if (!Object.hasOwn(a, key) || a[key] === undefined || skipped?.(key)) continue;
     if (!Object.hasOwn(b, key) || !deepEqual(a[key], b[key])) return false;
     defined++;
   }
-  for (const key in b) if (Object.hasOwn(b, key) && b[key] !== undefined) defined--;
+  for (const key in b) if (Object.hasOwn(b, key) && b[key] !== undefined && !skipped?.(key)) defined--;
   return defined === 0;
 }
 
-/** Everything but `metadata` (and `status` when it is a subresource): what generation counts. */
-export function specOf(object: KubeObject, statusIsSubresource: boolean): Record<string, unknown> {
-  const { metadata: _metadata, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
-  if (statusIsSubresource) delete rest.status;
-  return rest;
+const outsideSpec = (key: string) => key === 'metadata' || key === 'apiVersion' || key === 'kind';
+const outsideSpecOrStatus = (key: string) => outsideSpec(key) || key === 'status';
+
+/**
+ * Whether two objects are deepEqual in everything but `metadata`, `apiVersion` and `kind` (and
+ * `status` when it is a subresource): whether an update changes what `generation` counts. It
+ * copies neither object.
+ */
+export function sameSpec(a: KubeObject, b: KubeObject, statusIsSubresource: boolean): boolean {
+  return equalFields(a, b, statusIsSubresource ? outsideSpecOrStatus : outsideSpec);
 }
 
 /** Go's omitempty for the metadata fields clients compare: no empty lists or maps on the wire. */

@@ -32,7 +32,7 @@ import {
   isPlainObject,
   nowRfc3339,
   objectField,
-  specOf,
+  sameSpec,
   type KubeObject,
 } from './objects.ts';
 import { presentedWithEncoding, rememberPresentedJson } from './encoding/presented-json.ts';
@@ -426,10 +426,7 @@ export function updateObject(
     return admit(plane, 'UPDATE', type, prepared, old, options);
   });
   next = admitted.object;
-  if (
-    type.hasGeneration &&
-    !deepEqual(specOf(next, type.statusSubresource), specOf(old, type.statusSubresource))
-  ) {
+  if (type.hasGeneration && !sameSpec(next, old, type.statusSubresource)) {
     next.metadata.generation = (old.metadata.generation ?? 0) + 1;
   }
   next = { ...next, metadata: compactMetadata(next.metadata) };
