@@ -92,30 +92,29 @@ function visit(
   const onlyTransitions =
     transitionsOnly || ((!resourceRoot || isEmbeddedResource(node)) && isAdmitted(node, value));
   if (!(onlyTransitions ? hasTransitionRules(node) : hasRules(node))) return;
-  errors.push(...evaluateNode(value, old, node, path, resourceRoot, onlyTransitions));
-  if (Array.isArray(value) && node.items) {
+  // Walked on every write: no entry lists, no per-node arrays, and a child's path is spelled only
+  // for a child whose subtree has rules (bench/README.md, session 27).
+  if (rulesOf(node).length > 0) evaluateNode(value, old, node, path, resourceRoot, onlyTransitions, errors);
+  if (Array.isArray(value)) {
     const items = node.items;
+    if (!items || !hasRules(items)) return;
     const oldItem = correlator(node, old);
-    value.forEach((item, i) =>
-      visit(
-        item,
-        oldItem(item),
-        items,
-        indexPath(path, i),
-        isEmbeddedResource(items),
-        errors,
-        onlyTransitions,
-      ),
-    );
+    const embedded = isEmbeddedResource(items);
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      visit(item, oldItem(item), items, indexPath(path, i), embedded, errors, onlyTransitions);
+    }
   } else if (isPlainObject(value)) {
-    const oldObject = isPlainObject(old) ? old : {};
+    const oldObject = isPlainObject(old) ? old : undefined;
     const values = mapValueSchema(node);
-    for (const [key, field] of Object.entries(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
       const property = node.properties?.[key];
       const child = property ?? values;
-      if (!child) continue;
+      if (!child || !hasRules(child)) continue;
       const at = property ? childPath(path, key) : keyPath(path, key);
-      visit(field, oldObject[key], child, at, isEmbeddedResource(child), errors, onlyTransitions);
+      const oldField = oldObject && Object.hasOwn(oldObject, key) ? oldObject[key] : undefined;
+      visit(value[key], oldField, child, at, isEmbeddedResource(child), errors, onlyTransitions);
     }
   }
 }
@@ -175,6 +174,7 @@ function correlator(node: SchemaNode, old: unknown): (item: unknown) => unknown 
   return (item) => byKey.get(keyOf(item));
 }
 
+/** Adds to `errors` the failures of the rules at `node` (only its transition rules, when asked). */
 function evaluateNode(
   value: unknown,
   old: unknown,
@@ -182,27 +182,25 @@ function evaluateNode(
   path: string,
   resourceRoot: boolean,
   onlyTransitions: boolean,
-): FieldError[] {
+  errors: FieldError[],
+): void {
   // A rule is a function of self and oldSelf: one that held on this very object as both (the
   // unchanged side of a write) holds again.
   const unchanged = value === old && typeof value === 'object' && value !== null ? value : undefined;
   const held = unchanged && heldOnUnchanged.get(unchanged);
-  const rules = rulesOf(node).filter(
-    (compiled) => (!onlyTransitions || isTransitionRule(compiled)) && !held?.includes(compiled),
-  );
-  if (rules.length === 0) return [];
   const type = schemaType(node);
   const noOld = old === undefined || old === null;
-  const key = contentKeys(value, noOld ? undefined : old);
+  let key: ((usesOldSelf: boolean) => string) | undefined;
   let plain: Bindings | undefined;
-  const errors: FieldError[] = [];
-  for (const compiled of rules) {
+  for (const compiled of rulesOf(node)) {
+    if ((onlyTransitions && !isTransitionRule(compiled)) || held?.includes(compiled)) continue;
     if ('error' in compiled) {
       errors.push(invalidValue(displayPath(path), type, `rule compile error: ${compiled.error}`));
       continue;
     }
     const { rule, check } = compiled;
     if (check.usesOldSelf && noOld && !rule.optionalOldSelf) continue;
+    key ??= contentKeys(value, noOld ? undefined : old);
     const content = key(check.usesOldSelf);
     if (!heldOnContent(compiled, content)) {
       plain ??= bindingsOf(value, noOld ? undefined : old, node, resourceRoot);
@@ -221,7 +219,6 @@ function evaluateNode(
     }
     if (unchanged) heldOn(unchanged).push(compiled);
   }
-  return errors;
 }
 
 /** self and, when there is an old value, oldSelf, as CEL values of `node`. */
