@@ -42,7 +42,7 @@ import { requestToken, serviceAccountIdentity } from './auth/token-request.ts';
 import { SignedTokens } from './auth/signed-tokens.ts';
 import { escalationPrevention } from './auth/escalation.ts';
 import { forbiddenError, RbacAuthorizer, type RequestAttributes } from './auth/rbac.ts';
-import { impersonated } from './auth/impersonation.ts';
+import { impersonated, impersonates } from './auth/impersonation.ts';
 import { TokenAuthenticator, type Identity } from './auth/tokens.ts';
 import { methodNotAllowed, pathNotFound, unauthorized } from './errors.ts';
 import type { ResourceRequest } from './handlers/context.ts';
@@ -454,7 +454,9 @@ export class ApiServer {
         return probe(res, target.probe, resolved.entry.plane);
       }
       if (!authenticated) throw unauthorized();
-      identity = impersonated(resolved.entry.authorizer, authenticated, req.headersDistinct);
+      identity = impersonates(req.headers)
+        ? impersonated(resolved.entry.authorizer, authenticated, req.headersDistinct)
+        : authenticated;
       if (target.kind === 'resource') this.authorize(resolved.entry, identity, target);
       await this.serve(resolved.entry, target, req, res, url.searchParams, identity);
     } catch (err) {

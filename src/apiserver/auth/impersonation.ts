@@ -16,6 +16,17 @@ import { forbiddenError, type RbacAuthorizer, type RequestAttributes } from './r
 import { AUTHENTICATED_GROUP, type Identity } from './tokens.ts';
 
 const EXTRA_PREFIX = 'impersonate-extra-';
+const IMPERSONATE_PREFIX = 'impersonate-';
+
+/**
+ * Whether a request carries any `Impersonate-*` header (`headers` as node names them, in lower
+ * case): without one, `impersonated` answers the identity itself, and the distinct header lists
+ * it reads need not be built.
+ */
+export function impersonates(headers: Record<string, unknown>): boolean {
+  for (const name in headers) if (name.startsWith(IMPERSONATE_PREFIX)) return true;
+  return false;
+}
 
 /** The identity a request acts as: `identity` itself, or whom its headers impersonate. */
 export function impersonated(
