@@ -160,8 +160,11 @@ export class ServedRequest {
   ) {
     this.method = head.method;
     this.url = head.url;
-    for (const [name, value] of Object.entries(head.headers))
+    const headers = head.headers;
+    for (const name in headers) {
+      const value = headers[name];
       this.headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
   }
 
   get headersDistinct(): NodeJS.Dict<string[]> {

@@ -91,8 +91,10 @@ function recordSettledProperties(
   schema: SchemaNode,
   created: boolean,
 ): void {
-  for (const [key, node] of Object.entries(schema.properties ?? {})) {
-    if (key === 'metadata' || !Object.hasOwn(admitted, key)) continue;
+  const properties = schema.properties ?? {};
+  for (const key in properties) {
+    if (key === 'metadata' || !Object.hasOwn(properties, key) || !Object.hasOwn(admitted, key)) continue;
+    const node = properties[key];
     const value = admitted[key];
     if (value === input[key] || (created && isSettled(value, node, key))) recordAdmitted(node, value);
   }
