@@ -58,6 +58,7 @@ export class MethodNotAllowed extends Error {}
 
 /** A path segment decoded; 400 when it is not valid percent-encoded UTF-8 (e.g. `%ff`). */
 function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
