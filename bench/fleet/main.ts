@@ -316,6 +316,9 @@ async function main(args: Args): Promise<void> {
 
     const hub = fleet.client('hub', KINDS.networkBindings);
     const started = performance.now();
+    // The bench's own CPU (its creates, and decoding its watches' events) shares the machine's
+    // cores with the fleet: reported, so a run's figures can be read against it.
+    const benchCpuAtStart = process.cpuUsage();
     let next = 0;
     await Promise.all(
       Array.from({ length: args.concurrency }, async () => {
@@ -352,6 +355,7 @@ async function main(args: Args): Promise<void> {
     await within(converged, args.timeout * 1000);
     clearInterval(progress);
     const last = performance.now();
+    const benchCpu = process.cpuUsage(benchCpuAtStart);
     for (const watch of watches) watch.abort();
     const after = await quietRevisions(fleet, args, rate);
     const countsAfter = await snapshot(urls, fleet.child.pid!);
@@ -391,6 +395,9 @@ async function main(args: Args): Promise<void> {
     );
     console.log(
       `result: ${copyReport}; ${(copyWrites / pairs).toFixed(1)} copy writes per claim (${copyWrites}, hub and project copies)`,
+    );
+    console.log(
+      `bench: this process's own CPU from the first create to convergence: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s (its creates and ${watches.length + args.projects + 1} watches, on the fleet's cores)`,
     );
     for (const line of countLines(countsBefore, countsAfter, pairs, fleet.child.pid!)) console.log(line);
     if (sampler) for (const line of await allocationLines(args.allocations, pairs)) console.log(line);
