@@ -73,6 +73,8 @@ describe('deepEqual', () => {
     assert.equal(deepEqual(own, {}), false);
     assert.equal(deepEqual({}, own), false);
     assert.equal(deepEqual(own, JSON.parse('{"__proto__": {}}')), true);
+    // As many keys, and the other's `__proto__` is its prototype, which has no keys either.
+    assert.equal(deepEqual(own, { x: {} }), false);
   });
 });
 
