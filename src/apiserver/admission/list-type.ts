@@ -89,7 +89,10 @@ function mapListErrors(list: unknown[], keyFields: string[], path: string, error
     keyFields.every((field) => deepEqual(keyOf(a, field), keyOf(b, field)));
   const keyObject = (item: unknown) => {
     const key: Record<string, unknown> = {};
-    for (const field of keyFields) if (keyOf(item, field) !== ABSENT) key[field] = keyOf(item, field);
+    for (const field of keyFields) {
+      const value = keyOf(item, field);
+      if (value !== ABSENT) key[field] = value;
+    }
     return key;
   };
   for (const i of secondOccurrences(list, sameKeys, keyObject))
