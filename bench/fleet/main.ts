@@ -216,7 +216,7 @@ async function watchCopies(
   args: Args,
   hubNamespaces: string[],
   present: Map<string, number>,
-): Promise<{ writes(): number; stop(): void }> {
+): Promise<{ writes(): number; stop(): void; watchCount: number }> {
   let writes = 0;
   const handles: WatchHandle[] = [];
   const open = async (context: string, onEvent: (object: KubeObject) => void) => {
@@ -244,7 +244,11 @@ async function watchCopies(
       const key = `${match[2]}/${hubNamespaces[p]}/${match[1]}`;
       if (!present.has(key)) present.set(key, performance.now());
     });
-  return { writes: () => writes, stop: () => handles.forEach((handle) => handle.abort()) };
+  return {
+    writes: () => writes,
+    stop: () => handles.forEach((handle) => handle.abort()),
+    watchCount: handles.length,
+  };
 }
 
 async function main(args: Args): Promise<void> {
@@ -397,7 +401,7 @@ async function main(args: Args): Promise<void> {
       `result: ${copyReport}; ${(copyWrites / pairs).toFixed(1)} copy writes per claim (${copyWrites}, hub and project copies)`,
     );
     console.log(
-      `bench: this process's own CPU from the first create to convergence: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s (its creates and ${watches.length + args.projects + 1} watches, on the fleet's cores)`,
+      `bench: this process's own CPU from the first create to convergence: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s (its creates and ${watches.length + copies.watchCount} watches, on the fleet's cores)`,
     );
     for (const line of countLines(countsBefore, countsAfter, pairs, fleet.child.pid!)) console.log(line);
     if (sampler) for (const line of await allocationLines(args.allocations, pairs)) console.log(line);
