@@ -31,8 +31,14 @@
  *   9. with `--allocations DIR`, over the same span: what each thread of the fleet allocated, by
  *      function (allocations.ts; the profiles stay in DIR). Sampling costs CPU: time such a run apart.
  *
+ * With `--warmup W`, the fleet has W more projects `warm-p<i>`, and the same burst runs on them
+ * first (W × L bindings and claims) until every binding is Ready, every claim Bound and the planes
+ * are quiet; only then is the measured burst sent. The first burst a fleet serves is the first
+ * time most of its code runs hot, so V8 compiles it then, on the same two cores; the warmed run
+ * measures the burst a fleet that has been serving meets. The cold run stays the default.
+ *
  * Usage: npm run bench:fleet -- [--projects P] [--locations L] [--concurrency C] [--timeout S]
- *        [--profile DIR] [--allocations DIR]
+ *        [--warmup W] [--profile DIR] [--allocations DIR]
  *        npm run bench:fleet -- --sequential N [--timeout S] [--profile DIR] [--hops on]
  *        (one binding at a time on the default fleet: see sequential.ts)
  *        npm run bench:fleet -- --idle S [--projects P --locations L] [--timeout S]
@@ -69,6 +75,8 @@ interface Args {
   hops: string;
   /** `compiled` (dist/, as installed) or `sources` (through tsx, as a checkout runs): code.ts. */
   code: string;
+  /** Projects of their own whose burst runs to convergence before the measured one; 0: none. */
+  warmup: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -85,22 +93,26 @@ function parseArgs(argv: string[]): Args {
       idle: 0,
       hops: 'off',
       code: 'compiled',
+      warmup: 0,
     },
     { hops: ['off', 'on'], code: CODES },
   );
 }
 
 const projectName = (p: number) => `bench-p${p}`;
+const warmupName = (p: number) => `warm-p${p}`;
+/** Every project of the fleet: the warm-up ones first. */
+const allProjects = (args: Args) => [
+  ...Array.from({ length: args.warmup }, (_, p) => warmupName(p)),
+  ...Array.from({ length: args.projects }, (_, p) => projectName(p)),
+];
 const locationName = (l: number) => `loc-${l}`;
 const cellName = (l: number) => `cell-loc-${l}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function fleetConfig(args: Args): string {
   return stringify({
-    projects: Array.from({ length: args.projects }, (_, p) => ({
-      name: projectName(p),
-      networks: [{ name: 'net', ipFamilies: ['IPv6'] }],
-    })),
+    projects: allProjects(args).map((name) => ({ name, networks: [{ name: 'net', ipFamilies: ['IPv6'] }] })),
     locations: Array.from({ length: args.locations }, (_, l) => ({
       name: locationName(l),
       topology: { 'topology.datum.net/city-code': `C${l}`, 'topology.datum.net/region': `region-${l}` },
@@ -129,11 +141,79 @@ async function retry<T>(what: string, fn: () => Promise<T>, timeoutMs = 600_000)
   }
 }
 
+/**
+ * For every pair (project p, location l) of `namespaces` × the locations: NetworkBinding `b-<l>`
+ * in p's hub namespace, then claim `c-<p>` in that namespace on `cell-loc-<l>`, `concurrency` at
+ * a time, location by location; `sent` records when each create was sent, by watch key.
+ */
+async function createPairs(fleet: ChildFleet, args: Args, namespaces: string[], sent: Map<string, number>) {
+  const hub = fleet.client('hub', KINDS.networkBindings);
+  const pairs = namespaces.length * args.locations;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: args.concurrency }, async () => {
+      while (next < pairs) {
+        const j = next++;
+        const p = j % namespaces.length;
+        const l = Math.floor(j / namespaces.length);
+        const namespace = namespaces[p];
+        sent.set(`hub/${namespace}/b-${l}`, performance.now());
+        await hub.create({
+          metadata: { name: `b-${l}`, namespace },
+          spec: {
+            network: { name: 'net' },
+            location: { name: locationName(l) },
+            consumer: { apiGroup: 'compute.datumapis.com', kind: 'WorkloadDeployment', name: `w-${l}` },
+          },
+        });
+        sent.set(`${cellName(l)}/${namespace}/c-${p}`, performance.now());
+        await fleet.client(cellName(l), KINDS.claims).create({
+          metadata: { name: `c-${p}`, namespace },
+          spec: { network: { name: 'net' } },
+        });
+      }
+    }),
+  );
+}
+
+/**
+ * Watches the hub's bindings and every cell's claims, recording when each binding turns Ready and
+ * each claim Bound; `converged` resolves once `pairs` of each have.
+ */
+async function watchConvergence(fleet: ChildFleet, args: Args, pairs: number) {
+  const ready = new Map<string, number>();
+  const bound = new Map<string, number>();
+  let done: () => void = () => {};
+  const converged = new Promise<void>((resolve) => (done = resolve));
+  const check = () => {
+    if (ready.size >= pairs && bound.size >= pairs) done();
+  };
+  const watches = [await recordTrue(fleet, 'hub', KINDS.networkBindings, 'Ready', ready, check)];
+  for (let l = 0; l < args.locations; l++)
+    watches.push(await recordTrue(fleet, cellName(l), KINDS.claims, 'Bound', bound, check));
+  return { ready, bound, converged, watches };
+}
+
+/** The warm-up burst (`--warmup`) on the projects of `namespaces`: its seconds to convergence. */
+async function warmUp(fleet: ChildFleet, args: Args, namespaces: string[]): Promise<number> {
+  const pairs = namespaces.length * args.locations;
+  const { ready, bound, converged, watches } = await watchConvergence(fleet, args, pairs);
+  const started = performance.now();
+  try {
+    await createPairs(fleet, args, namespaces, new Map());
+    if (!(await within(converged, args.timeout * 1000)))
+      throw new Error(`warm-up: ${ready.size}/${pairs} bindings Ready, ${bound.size}/${pairs} claims Bound`);
+    return (performance.now() - started) / 1000;
+  } finally {
+    for (const watch of watches) watch.abort();
+  }
+}
+
 function contexts(args: Args): string[] {
   return [
     'platform',
     'hub',
-    ...Array.from({ length: args.projects }, (_, p) => `project-${projectName(p)}`),
+    ...allProjects(args).map((project) => `project-${project}`),
     ...Array.from({ length: args.locations }, (_, l) => cellName(l)),
   ];
 }
@@ -254,7 +334,8 @@ async function watchCopies(
 async function main(args: Args): Promise<void> {
   const pairs = args.projects * args.locations;
   console.log(
-    `fleet: ${args.projects} projects × ${args.locations} locations (one cell each) = ${pairs} bindings and ${pairs} claims`,
+    `fleet: ${args.projects} projects × ${args.locations} locations (one cell each) = ${pairs} bindings and ${pairs} claims` +
+      (args.warmup > 0 ? `, after a warm-up burst on ${args.warmup} more projects` : ''),
   );
   // Built before the clock starts: the setup time and the load average are the fleet's alone.
   const entry = fleetEntry(args.code);
@@ -273,15 +354,17 @@ async function main(args: Args): Promise<void> {
   });
   try {
     console.log(`setup: fleet ready in ${(fleet.startupMs / 1000).toFixed(1)} s`);
-    const hubNamespaces: string[] = new Array<string>(args.projects);
+    const projects = allProjects(args);
+    // Each project's hub namespace, the warm-up projects' first.
+    const allNamespaces: string[] = new Array<string>(projects.length);
     let nextProject = 0;
     await Promise.all(
       Array.from({ length: args.concurrency }, async () => {
-        while (nextProject < args.projects) {
+        while (nextProject < projects.length) {
           const p = nextProject++;
-          const project = projectName(p);
+          const project = projects[p];
           const hubNamespace = await retry(`hub namespace of ${project}`, () => fleet.hubNamespace(project));
-          hubNamespaces[p] = hubNamespace;
+          allNamespaces[p] = hubNamespace;
           await retry(`${project} bound to every location`, async () => {
             const { items } = await fleet.client(`project-${project}`, KINDS.locationBindings).list();
             if (items.length < args.locations)
@@ -295,7 +378,15 @@ async function main(args: Args): Promise<void> {
         }
       }),
     );
+    const hubNamespaces = allNamespaces.slice(args.warmup);
     const rate = await backgroundRate(fleet, args);
+    if (args.warmup > 0) {
+      const warmupS = await warmUp(fleet, args, allNamespaces.slice(0, args.warmup));
+      await quietRevisions(fleet, args, rate);
+      console.log(
+        `setup: warm-up burst of ${args.warmup * args.locations} bindings and claims converged in ${warmupS.toFixed(1)} s`,
+      );
+    }
     const urls = metricsUrls(fleet.stdout());
     const countsBefore = await snapshot(urls, fleet.child.pid!);
     if (sampler) startSampling(fleet.child);
@@ -305,49 +396,15 @@ async function main(args: Args): Promise<void> {
     );
 
     const sent = new Map<string, number>();
-    const ready = new Map<string, number>();
-    const bound = new Map<string, number>();
-    let done: () => void = () => {};
-    const converged = new Promise<void>((resolve) => (done = resolve));
-    const check = () => {
-      if (ready.size >= pairs && bound.size >= pairs) done();
-    };
     const copied = new Map<string, number>();
     const copies = await watchCopies(fleet, args, hubNamespaces, copied);
-    const watches = [await recordTrue(fleet, 'hub', KINDS.networkBindings, 'Ready', ready, check)];
-    for (let l = 0; l < args.locations; l++)
-      watches.push(await recordTrue(fleet, cellName(l), KINDS.claims, 'Bound', bound, check));
+    const { ready, bound, converged, watches } = await watchConvergence(fleet, args, pairs);
 
-    const hub = fleet.client('hub', KINDS.networkBindings);
     const started = performance.now();
     // The bench's own CPU (its creates, and decoding its watches' events) shares the machine's
     // cores with the fleet: reported, so a run's figures can be read against it.
     const benchCpuAtStart = process.cpuUsage();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: args.concurrency }, async () => {
-        while (next < pairs) {
-          const j = next++;
-          const p = j % args.projects;
-          const l = Math.floor(j / args.projects);
-          const namespace = hubNamespaces[p];
-          sent.set(`hub/${namespace}/b-${l}`, performance.now());
-          await hub.create({
-            metadata: { name: `b-${l}`, namespace },
-            spec: {
-              network: { name: 'net' },
-              location: { name: locationName(l) },
-              consumer: { apiGroup: 'compute.datumapis.com', kind: 'WorkloadDeployment', name: `w-${l}` },
-            },
-          });
-          sent.set(`${cellName(l)}/${namespace}/c-${p}`, performance.now());
-          await fleet.client(cellName(l), KINDS.claims).create({
-            metadata: { name: `c-${p}`, namespace },
-            spec: { network: { name: 'net' } },
-          });
-        }
-      }),
-    );
+    await createPairs(fleet, args, hubNamespaces, sent);
     const created = performance.now();
     // A line a minute, so a long run shows how it advances.
     const progress = setInterval(() => {
