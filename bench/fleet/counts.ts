@@ -149,13 +149,22 @@ export function delta(after: Map<string, number>, before: Map<string, number>): 
 /** `seconds` over `n` as milliseconds; `-` when there was none. */
 const meanMs = (seconds: number, n: number) => (n ? `${((seconds / n) * 1000).toFixed(1)} ms` : '-');
 
-/** The threads that used over a second, busiest first; the main thread (id `pid`) named. */
+/**
+ * The threads that used over a second, busiest first, the main thread (id `pid`) named; then the
+ * others together — V8's helpers (TurboFan's concurrent compiles, concurrent marking, parallel
+ * scavenges: 3 s of a 1,000-binding burst's 15, bench/README.md) and libuv's pool.
+ */
 function threadLine(before: Snapshot, after: Snapshot, pid: number): string {
   const used = [...after.threadCpuSeconds]
     .map(([tid, seconds]) => [tid, seconds - (before.threadCpuSeconds.get(tid) ?? 0)] as const)
-    .filter(([, seconds]) => seconds >= 1)
     .sort((a, b) => b[1] - a[1]);
-  return used.map(([tid, seconds]) => `${tid === pid ? 'main ' : ''}${seconds.toFixed(1)} s`).join(', ');
+  const named = used.filter(([, seconds]) => seconds >= 1);
+  const rest = used.filter(([, seconds]) => seconds < 1);
+  const restSeconds = rest.reduce((sum, [, seconds]) => sum + seconds, 0);
+  return [
+    ...named.map(([tid, seconds]) => `${tid === pid ? 'main ' : ''}${seconds.toFixed(1)} s`),
+    `${rest.length} other threads ${restSeconds.toFixed(1)} s`,
+  ].join(', ');
 }
 
 /**
