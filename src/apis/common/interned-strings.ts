@@ -16,13 +16,23 @@
  *   already, and cannot be written); a `__proto__` key is never assigned to;
  * - the table is bounded: at most `TABLE_ENTRIES` strings of at most `MAX_LENGTH` characters
  *   each. When it is full it starts over, so strings seen once (names, uids, resourceVersions)
- *   leave, and a value that repeats is back in the table at its next use.
+ *   leave, and a value that repeats is back in the table at its next use;
+ * - in a decoded object, strings of at most `PARSER_SHARED_LENGTH` characters are not looked up:
+ *   V8's `JSON.parse` already gives one instance of each value that short (it internalizes them;
+ *   a test below pins that), so the lookup bought nothing. They were a third of the lookups of
+ *   the controller worker in a 1,000-binding burst — condition types and statuses, short reasons
+ *   and kinds, families (bench/README.md, session 28).
  *
  * Caveat: the table is per thread (module state); each thread's objects share within it.
  */
 
 /** Strings longer than this are left alone: long values rarely repeat and cost a hash to look up. */
 export const MAX_LENGTH = 1024;
+/**
+ * Values up to this long come out of V8's `JSON.parse` internalized: one instance per value already
+ * (V8's `kMaxInternalizedStringValueLength`, src/json/json-parser.h).
+ */
+export const PARSER_SHARED_LENGTH = 10;
 /** How many strings the table holds before it starts over. */
 export const TABLE_ENTRIES = 32_768;
 
@@ -67,8 +77,9 @@ function internWithin(container: object, previous: unknown): void {
     const items = Array.isArray(before) ? before : undefined;
     for (let i = 0; i < container.length; i++) {
       const item: unknown = container[i];
-      if (typeof item === 'string') container[i] = internString(item);
-      else internStringsSince(item, items?.[i]);
+      if (typeof item === 'string') {
+        if (item.length > PARSER_SHARED_LENGTH) container[i] = internString(item);
+      } else internStringsSince(item, items?.[i]);
     }
     return;
   }
@@ -76,7 +87,8 @@ function internWithin(container: object, previous: unknown): void {
   for (const key in record) {
     if (key === '__proto__') continue;
     const item = record[key];
-    if (typeof item === 'string') record[key] = internString(item);
-    else internStringsSince(item, before && Object.hasOwn(before, key) ? before[key] : undefined);
+    if (typeof item === 'string') {
+      if (item.length > PARSER_SHARED_LENGTH) record[key] = internString(item);
+    } else internStringsSince(item, before && Object.hasOwn(before, key) ? before[key] : undefined);
   }
 }
