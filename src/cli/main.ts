@@ -3,7 +3,7 @@
  * the heap growth of runtime/heap-growth.ts.
  */
 import { Command } from 'commander';
-import { setHeapGrowth } from '../runtime/heap-growth.ts';
+import { startHeapGrowth } from '../runtime/heap-growth.ts';
 import { apiserverCommand } from './apiserver.ts';
 import { cellCommand } from './cell.ts';
 import { dashboardCommand } from './dashboard.ts';
@@ -13,7 +13,7 @@ import { propagatorCommand } from './propagator.ts';
 import { traceCommand } from './trace.ts';
 import { upCommand } from './up.ts';
 
-setHeapGrowth();
+startHeapGrowth();
 
 const program = new Command('netpresence')
   .description('Makes a network present in every location it is used.')
