@@ -19,19 +19,18 @@
  *   leave, and a value that repeats is back in the table at its next use;
  * - in a decoded object, strings of at most `PARSER_SHARED_LENGTH` characters are not looked up:
  *   V8's `JSON.parse` already gives one instance of each value that short (it internalizes them;
- *   a test below pins that), so the lookup bought nothing. They were a third of the lookups of
- *   the controller worker in a 1,000-binding burst — condition types and statuses, short reasons
- *   and kinds, families (bench/README.md, session 28).
+ *   its test pins that), so the lookup bought nothing. They were about half the lookups of both
+ *   threads in a 1,000-binding run — condition types and statuses, short reasons and kinds,
+ *   families (bench/README.md, session 28).
  *
- * Caveat: the table is per thread (module state); each thread's objects share within it.
+ * Caveat: the table is per thread (module state); each thread's objects share within it. A short
+ * string that code made rather than `JSON.parse` (the API server's namespace taken from the URL)
+ * keeps its own copy: a few bytes per object (10,000 bindings peaked at the same RSS either way).
  */
 
 /** Strings longer than this are left alone: long values rarely repeat and cost a hash to look up. */
 export const MAX_LENGTH = 1024;
-/**
- * Values up to this long come out of V8's `JSON.parse` internalized: one instance per value already
- * (V8's `kMaxInternalizedStringValueLength`, src/json/json-parser.h).
- */
+/** Values up to this long come out of V8's `JSON.parse` internalized: one instance per value already. */
 export const PARSER_SHARED_LENGTH = 10;
 /** How many strings the table holds before it starts over. */
 export const TABLE_ENTRIES = 32_768;
