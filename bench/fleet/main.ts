@@ -177,10 +177,13 @@ async function createPairs(fleet: ChildFleet, args: Args, namespaces: string[], 
 }
 
 /**
- * Watches the hub's bindings and every cell's claims, recording when each binding turns Ready and
- * each claim Bound; `converged` resolves once `pairs` of each have.
+ * Watches the hub's bindings and every cell's claims, recording when each one in `namespaces` (the
+ * burst's projects' hub namespaces) turns Ready or Bound; `converged` resolves once every pair's
+ * binding and claim have. Objects of other projects (a warm-up burst's) are not counted.
  */
-async function watchConvergence(fleet: ChildFleet, args: Args, pairs: number) {
+async function watchConvergence(fleet: ChildFleet, args: Args, namespaces: string[]) {
+  const pairs = namespaces.length * args.locations;
+  const inBurst = new Set(namespaces);
   const ready = new Map<string, number>();
   const bound = new Map<string, number>();
   let done: () => void = () => {};
@@ -188,16 +191,16 @@ async function watchConvergence(fleet: ChildFleet, args: Args, pairs: number) {
   const check = () => {
     if (ready.size >= pairs && bound.size >= pairs) done();
   };
-  const watches = [await recordTrue(fleet, 'hub', KINDS.networkBindings, 'Ready', ready, check)];
+  const watches = [await recordTrue(fleet, 'hub', KINDS.networkBindings, 'Ready', inBurst, ready, check)];
   for (let l = 0; l < args.locations; l++)
-    watches.push(await recordTrue(fleet, cellName(l), KINDS.claims, 'Bound', bound, check));
+    watches.push(await recordTrue(fleet, cellName(l), KINDS.claims, 'Bound', inBurst, bound, check));
   return { ready, bound, converged, watches };
 }
 
 /** The warm-up burst (`--warmup`) on the projects of `namespaces`: its seconds to convergence. */
 async function warmUp(fleet: ChildFleet, args: Args, namespaces: string[]): Promise<number> {
   const pairs = namespaces.length * args.locations;
-  const { ready, bound, converged, watches } = await watchConvergence(fleet, args, pairs);
+  const { ready, bound, converged, watches } = await watchConvergence(fleet, args, namespaces);
   const started = performance.now();
   try {
     await createPairs(fleet, args, namespaces, new Map());
@@ -261,12 +264,16 @@ async function peakRssMiB(pid: number): Promise<number> {
   return kib / 1024;
 }
 
-/** Watches `id` in `context` and records, per namespace/name, when `condition` first turns True. */
+/**
+ * Watches `id` in `context` and records, per namespace/name, when `condition` first turns True on
+ * an object in one of `namespaces`.
+ */
 async function recordTrue(
   fleet: ChildFleet,
   context: string,
   id: (typeof KINDS)[keyof typeof KINDS],
   condition: string,
+  namespaces: ReadonlySet<string>,
   seen: Map<string, number>,
   onSeen: () => void,
 ) {
@@ -276,6 +283,7 @@ async function recordTrue(
     { resourceVersion },
     (type, object) => {
       if (type !== 'ADDED' && type !== 'MODIFIED') return;
+      if (!namespaces.has(object.metadata.namespace ?? '')) return;
       const key = `${context}/${object.metadata.namespace}/${object.metadata.name}`;
       if (seen.has(key) || !conditionTrue(object, condition)) return;
       seen.set(key, performance.now());
@@ -398,7 +406,7 @@ async function main(args: Args): Promise<void> {
     const sent = new Map<string, number>();
     const copied = new Map<string, number>();
     const copies = await watchCopies(fleet, args, hubNamespaces, copied);
-    const { ready, bound, converged, watches } = await watchConvergence(fleet, args, pairs);
+    const { ready, bound, converged, watches } = await watchConvergence(fleet, args, hubNamespaces);
 
     const started = performance.now();
     // The bench's own CPU (its creates, and decoding its watches' events) shares the machine's
