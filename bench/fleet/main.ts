@@ -29,7 +29,10 @@
  *   8. counts (counts.ts), over the same span: reconciles and retries per controller, API writes
  *      per binding by plane, identity, resource, subresource and verb, and the fleet's CPU seconds;
  *   9. with `--allocations DIR`, over the same span: what each thread of the fleet allocated, by
- *      function (allocations.ts; the profiles stay in DIR). Sampling costs CPU: time such a run apart.
+ *      function (allocations.ts; the profiles stay in DIR). Sampling costs CPU: time such a run apart;
+ *  10. machine speed, from the first create to convergence: a fixed decode-and-encode timed by
+ *      this process's CPU twice a second (../machine-speed.ts), and the share of samples that met
+ *      the VM's slow state — so runs on different hours can be read against each other.
  *
  * With `--warmup W`, the fleet has W more projects `warm-p<i>`, and the same burst runs on them
  * first (W × L bindings and claims) until every binding is Ready, every claim Bound and the planes
@@ -52,6 +55,7 @@ import { COPY_SELECTOR } from '../../src/apis/networking/v1alpha/interface-copy.
 import type { KubeObject, WatchHandle } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
+import { MachineSpeedSampler, machineSpeedLine } from '../machine-speed.ts';
 import { CODES, fleetEntry } from './code.ts';
 import { allocationLines, samplerOptions, startSampling, stopSampling } from './allocations.ts';
 import { countLines, loadAverageLine, metricsUrls, snapshot } from './counts.ts';
@@ -408,6 +412,8 @@ async function main(args: Args): Promise<void> {
     const copies = await watchCopies(fleet, args, hubNamespaces, copied);
     const { ready, bound, converged, watches } = await watchConvergence(fleet, args, hubNamespaces);
 
+    const machineSpeed = new MachineSpeedSampler();
+    machineSpeed.start();
     const started = performance.now();
     // The bench's own CPU (its creates, and decoding its watches' events) shares the machine's
     // cores with the fleet: reported, so a run's figures can be read against it.
@@ -425,6 +431,7 @@ async function main(args: Args): Promise<void> {
     clearInterval(progress);
     const last = performance.now();
     const benchCpu = process.cpuUsage(benchCpuAtStart);
+    const speed = machineSpeed.stop();
     for (const watch of watches) watch.abort();
     const after = await quietRevisions(fleet, args, rate);
     const countsAfter = await snapshot(urls, fleet.child.pid!);
@@ -468,6 +475,7 @@ async function main(args: Args): Promise<void> {
     console.log(
       `bench: this process's own CPU from the first create to convergence: ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s (its creates and ${watches.length + copies.watchCount} watches, on the fleet's cores)`,
     );
+    console.log(machineSpeedLine(speed));
     for (const line of countLines(countsBefore, countsAfter, pairs, fleet.child.pid!)) console.log(line);
     if (sampler) for (const line of await allocationLines(args.allocations, pairs)) console.log(line);
     console.log(loadAverageLine('end'));
