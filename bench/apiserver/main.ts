@@ -10,16 +10,19 @@
  *      deliveries.
  *
  * Usage: npm run bench:apiserver -- [--creates N] [--concurrency C] [--watchers W] [--events M] [--profile DIR]
+ *        [--code compiled|sources]
  *
  * Each phase also prints the CPU seconds the server and the bench client used (from /proc), so
  * that runs on a loaded machine compare by creates per server CPU-second.
- * `--profile DIR` runs the server with `--cpu-prof` and leaves its CPU profile in DIR.
+ * `--profile DIR` runs the server with `--cpu-prof` and leaves its CPU profile in DIR. The server
+ * runs the compiled code, as installed, unless `--code sources` (../code.ts).
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, openWatch, startChildServer, type PlaneTarget } from '../../test/support/child-server.ts';
+import { CODES, netpresenceEntry } from '../code.ts';
 import { parseFlags, percentile } from '../flags.ts';
 
 interface Args {
@@ -28,10 +31,16 @@ interface Args {
   watchers: number;
   events: number;
   profile: string;
+  /** `compiled` (dist/, as installed) or `sources` (through tsx, as a checkout runs): ../code.ts. */
+  code: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  return parseFlags<Args>(argv, { creates: 5000, concurrency: 16, watchers: 100, events: 200, profile: '' });
+  return parseFlags<Args>(
+    argv,
+    { creates: 5000, concurrency: 16, watchers: 100, events: 200, profile: '', code: 'compiled' },
+    { code: CODES },
+  );
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux clock ticks of 10 ms). */
@@ -100,7 +109,7 @@ async function measureWatchLatency(target: PlaneTarget, watchers: number, events
   };
 }
 
-async function run(args: Args, durable: boolean): Promise<void> {
+async function run(args: Args, entry: string, durable: boolean): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'netpresence-bench-'));
   const server = await startChildServer(
     ['--plane', 'bench', ...(durable ? ['--data-dir', join(dir, 'data')] : [])],
@@ -108,6 +117,7 @@ async function run(args: Args, durable: boolean): Promise<void> {
     // A cold start (TypeScript through tsx) takes over 20 s on a loaded machine.
     120_000,
     args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [],
+    entry,
   );
   const target = await server.target('bench');
   try {
@@ -134,5 +144,6 @@ async function run(args: Args, durable: boolean): Promise<void> {
 }
 
 const args = parseArgs(process.argv.slice(2));
-await run(args, false);
-await run(args, true);
+const entry = netpresenceEntry(args.code);
+await run(args, entry, false);
+await run(args, entry, true);

@@ -30,7 +30,7 @@ import { isForbidden } from '../../src/client/errors.ts';
 import { USER_AGENT_ENV } from '../../src/client/user-agent.ts';
 import type { KubeObject } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
-import { fleetEntry } from './code.ts';
+import { netpresenceEntry } from '../code.ts';
 import { delta, loadAverageLine, metricsUrls } from './counts.ts';
 
 const WRITES = 'netpresence_apiserver_writes_total';
@@ -142,7 +142,7 @@ export async function idle(
 ): Promise<void> {
   process.env[USER_AGENT_ENV] = '1';
   console.log(`idle: ${seconds} s on ${config === undefined ? 'the default fleet' : 'the configured fleet'}`);
-  const fleet = await startChildFleet({ entry: fleetEntry(code), config, timeoutMs: 1_800_000 });
+  const fleet = await startChildFleet({ entry: netpresenceEntry(code), config, timeoutMs: 1_800_000 });
   try {
     console.log(`setup: fleet ready in ${(fleet.startupMs / 1000).toFixed(1)} s`);
     const urls = metricsUrls(fleet.stdout());

@@ -47,7 +47,7 @@
  *        npm run bench:fleet -- --idle S [--projects P --locations L] [--timeout S]
  *        (what an idle fleet writes: see idle.ts)
  *        Each runs the compiled fleet, as installed; `--code sources` runs it through tsx as a
- *        checkout does (code.ts).
+ *        checkout does (../code.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
@@ -56,7 +56,7 @@ import type { KubeObject, WatchHandle } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
 import { MachineSpeedSampler, machineSpeedLine } from '../machine-speed.ts';
-import { CODES, fleetEntry } from './code.ts';
+import { CODES, netpresenceEntry } from '../code.ts';
 import { allocationLines, samplerOptions, startSampling, stopSampling } from './allocations.ts';
 import { countLines, loadAverageLine, metricsUrls, snapshot } from './counts.ts';
 import { idle } from './idle.ts';
@@ -77,7 +77,7 @@ interface Args {
   idle: number;
   /** `on`: with --sequential, the per-hop table (see hops.ts). */
   hops: string;
-  /** `compiled` (dist/, as installed) or `sources` (through tsx, as a checkout runs): code.ts. */
+  /** `compiled` (dist/, as installed) or `sources` (through tsx, as a checkout runs): ../code.ts. */
   code: string;
   /** Projects of their own whose burst runs to convergence before the measured one; 0: none. */
   warmup: number;
@@ -350,7 +350,7 @@ async function main(args: Args): Promise<void> {
       (args.warmup > 0 ? `, after a warm-up burst on ${args.warmup} more projects` : ''),
   );
   // Built before the clock starts: the setup time and the load average are the fleet's alone.
-  const entry = fleetEntry(args.code);
+  const entry = netpresenceEntry(args.code);
   console.log(loadAverageLine('start'));
   const sampler = args.allocations ? await samplerOptions(args.allocations) : undefined;
   const setupStarted = performance.now();

@@ -22,7 +22,7 @@
 import type { KubeObject } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { percentile, within } from '../flags.ts';
-import { fleetEntry } from './code.ts';
+import { netpresenceEntry } from '../code.ts';
 import { countLines, loadAverageLine, metricsUrls, snapshot } from './counts.ts';
 import { HopRecorder } from './hops.ts';
 
@@ -113,7 +113,7 @@ export async function sequential(
 ): Promise<void> {
   console.log(`sequential: ${rounds} rounds × ${FAMILIES.join(', ')} on the default fleet`);
   const fleet = await startChildFleet({
-    entry: fleetEntry(code),
+    entry: netpresenceEntry(code),
     timeoutMs: 300_000,
     nodeArgs: profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [],
   });

@@ -36,12 +36,14 @@ export async function startChildServer(
   timeoutMs = 120_000,
   /** Flags for the child's `node` itself (e.g. `--cpu-prof`), before the script. */
   nodeArgs: string[] = [],
+  /** The script, relative to the repository root: the sources through tsx, or `dist/cli/main.js`. */
+  entry = 'bin/netpresence.js',
 ): Promise<ChildServer> {
   const child = spawn(
     process.execPath,
     [
       ...nodeArgs,
-      'bin/netpresence.js',
+      entry,
       'apiserver',
       '--listen',
       '127.0.0.1:0',
