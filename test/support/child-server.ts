@@ -41,16 +41,7 @@ export async function startChildServer(
 ): Promise<ChildServer> {
   const child = spawn(
     process.execPath,
-    [
-      ...nodeArgs,
-      entry,
-      'apiserver',
-      '--listen',
-      '127.0.0.1:0',
-      '--kubeconfig',
-      kubeconfig,
-      ...args,
-    ],
+    [...nodeArgs, entry, 'apiserver', '--listen', '127.0.0.1:0', '--kubeconfig', kubeconfig, ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
