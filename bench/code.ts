@@ -2,13 +2,13 @@
  * Which code a bench's netpresence process runs (bench/fleet's fleet, bench/apiserver's server):
  * `compiled` (the default) is what an installed netpresence runs — dist/, built by `npm run
  * build` just before, as `npm pack` and the container image build it; `sources` is what a
- * checkout runs — the TypeScript sources through tsx's loader, whose
- * transform names every function it creates (esbuild's keepNames: one `__name` call and one
- * property store per closure) and so costs CPU and memory a package does not pay
- * (bench/README.md, "Compiled, as installed").
+ * checkout runs — the TypeScript sources through tsx's loader, whose transform names every
+ * function it creates (esbuild's keepNames: one `__name` call and one property store per
+ * closure) and so costs CPU and memory a package does not pay (bench/README.md, "Compiled, as
+ * installed").
  *
- * Guarantees: for `compiled`, dist/ is rebuilt from the sources of this checkout before the process
- * starts (a stale dist/ is never measured), and a failed build ends the bench.
+ * Guarantees: for `compiled`, dist/ is rebuilt from the sources of this checkout before the
+ * process starts (a stale dist/ is never measured), and a failed build ends the bench.
  */
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT } from '../test/support/fleet.ts';

@@ -6,14 +6,14 @@
  * Why: these machines are VMs on shared hosts, and the guest sees no steal time. On an idle
  * machine this work takes about 9 µs a round trip most of the time and about 14 µs in stretches
  * of a second or so, some 30 % of the time (bench/README.md, session 29); the same code and the
- * same 1,000-binding burst used 13.6–14.0 s of fleet CPU in one hour and 17.4–22.8 s two hours
- * later, at the same load average. The sampler says what share of a run met the slow state, so
+ * same 1,000-binding burst used 13.6–14.0 s of fleet CPU at nine and 17.4–22.8 s an hour and a
+ * half later, at the same load average. The sampler says what share of a run met the slow state, so
  * runs can be read against each other; a bench that compares code should still alternate trees.
  *
  * Guarantees: the work is the same in every tree (nothing here imports netpresence); a sample is
  * timed by the process's CPU time, so waiting for a core while the fleet is busy does not count
- * as slowness (a preemption inside the sample can still add to it); the sampler costs about a
- * millisecond of one core every `SAMPLE_INTERVAL_MS` (0.2 %).
+ * as slowness (a preemption inside the sample can still add to it); the sampler costs about two
+ * milliseconds of one core every `SAMPLE_INTERVAL_MS` (0.4 %).
  */
 
 /** Round trips per sample: about two milliseconds of one core. */
@@ -71,13 +71,13 @@ function roundTrip(i: number): number {
 }
 
 /** CPU microseconds per round trip over one sample: the thread's own CPU time, so a wait for a core does not count. */
-export function sample(iterations = SAMPLE_ITERATIONS): number {
+function sample(): number {
   const before = process.cpuUsage();
   let sink = 0;
-  for (let i = 0; i < iterations; i++) sink += roundTrip(i);
+  for (let i = 0; i < SAMPLE_ITERATIONS; i++) sink += roundTrip(i);
   const spent = process.cpuUsage(before);
   if (sink === 0) throw new Error('the machine-speed workload encoded nothing');
-  return (spent.user + spent.system) / iterations;
+  return (spent.user + spent.system) / SAMPLE_ITERATIONS;
 }
 
 /** What the samples of one run say. */

@@ -55,8 +55,8 @@ import { COPY_SELECTOR } from '../../src/apis/networking/v1alpha/interface-copy.
 import type { KubeObject, WatchHandle } from '../../src/client/types.ts';
 import { KINDS, startChildFleet, type ChildFleet } from '../../test/support/fleet.ts';
 import { parseFlags, percentile, within } from '../flags.ts';
-import { MachineSpeedSampler, machineSpeedLine } from '../machine-speed.ts';
 import { CODES, netpresenceEntry } from '../code.ts';
+import { MachineSpeedSampler, machineSpeedLine } from '../machine-speed.ts';
 import { allocationLines, samplerOptions, startSampling, stopSampling } from './allocations.ts';
 import { countLines, loadAverageLine, metricsUrls, snapshot } from './counts.ts';
 import { idle } from './idle.ts';
