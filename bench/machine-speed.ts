@@ -125,8 +125,10 @@ export class MachineSpeedSampler {
 
 /** `machine speed during the run: …`, as bench/fleet prints it. */
 export function machineSpeedLine(speed: MachineSpeed): string {
+  if (speed.samples === 0)
+    return `machine speed during the run: no sample (the run was shorter than ${SAMPLE_INTERVAL_MS} ms)`;
   return (
-    `machine speed during the run: ${speed.medianUs.toFixed(1)} CPU µs per 2-KB decode and encode (median of ${speed.samples} samples; ` +
+    `machine speed during the run: ${speed.medianUs.toFixed(1)} CPU µs per 2-KB decode and encode (median of ${speed.samples} sample${speed.samples === 1 ? '' : 's'}; ` +
     `fastest tenth ${speed.fastUs.toFixed(1)} µs; ${(speed.slowShare * 100).toFixed(0)} % of samples ${SLOW_FACTOR}× slower or more)`
   );
 }
