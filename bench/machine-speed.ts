@@ -70,7 +70,10 @@ function roundTrip(i: number): number {
   return JSON.stringify(object).length;
 }
 
-/** CPU microseconds per round trip over one sample: the thread's own CPU time, so a wait for a core does not count. */
+/**
+ * CPU microseconds per round trip over one sample, by the process's CPU time: a wait for a core
+ * does not count; what the bench's other threads (V8's helpers) run meanwhile does, and is small.
+ */
 function sample(): number {
   const before = process.cpuUsage();
   let sink = 0;
