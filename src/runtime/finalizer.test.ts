@@ -134,6 +134,14 @@ describe('finalizer helper', () => {
     assert.deepEqual(fake.stored.metadata.finalizers, [THEIRS]);
   });
 
+  it('throws ConflictError when the object was replaced since it was read, though its finalizers match', async () => {
+    const read: KubeObject = { metadata: { ...configMap([MINE]).metadata, uid: 'old' } };
+    const fake = new FakeClient({ metadata: { ...configMap([MINE], '9').metadata, uid: 'new' } });
+    await assert.rejects(removeFinalizer(fake.asClient(), read, MINE), ConflictError);
+    assert.deepEqual(fake.stored.metadata.finalizers, [MINE]);
+    assert.deepEqual(fake.patches[0][0], { op: 'test', path: '/metadata/uid', value: 'old' });
+  });
+
   it('passes other refusals through as they are', async () => {
     const refusal = new InvalidError(422, {
       reason: 'Invalid',
@@ -186,6 +194,18 @@ describe('finalizer helper against the embedded API server', () => {
       MINE,
       'example.com/late',
     ]);
+  });
+
+  it('refuses with ConflictError to release an object deleted and created again under its name since the read', async () => {
+    // A Work deleted, released and rebuilt by its binding at once: the new one is created with the
+    // same finalizer, and a release computed from the old one must not take it off the new one.
+    const old = await cms.create({ metadata: { name: 'reborn', namespace: 'fin', finalizers: [MINE] } });
+    await cms.delete('reborn', 'fin');
+    await removeFinalizer(cms, (await cms.get('reborn', 'fin'))!, MINE);
+    const reborn = await cms.create({ metadata: { name: 'reborn', namespace: 'fin', finalizers: [MINE] } });
+    assert.notEqual(reborn.metadata.uid, old.metadata.uid);
+    await assert.rejects(removeFinalizer(cms, old, MINE), isConflict);
+    assert.deepEqual((await cms.get('reborn', 'fin'))?.metadata.finalizers, [MINE]);
   });
 
   it('adds the first finalizer although a status or label write came in since the object was read', async () => {

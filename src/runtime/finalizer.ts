@@ -11,6 +11,11 @@
  *   not refuse it: a controller adding its finalizer to an object another controller is writing
  *   status to (the replicator and the networkcontext controller on a new context, every time)
  *   used to lose a round trip to a 409 and a re-read.
+ * - when the observed object has a uid, the patch also tests it: an object deleted and created
+ *   again under the same name since the read (a Work its binding rebuilt) can carry the very same
+ *   finalizers, and a removal meant for the old one would release the new one, which then goes at
+ *   its deletion without its cleanup (an execution copy left on a member, found by the process
+ *   kills chaos test).
  * A failed test (the server answers 422) is rethrown as a ConflictError, as a stale update would
  * be: re-read and retry (retryOnConflict), or let the controller requeue. When the object is
  * already in the desired state no request is made and the object itself is returned; otherwise
@@ -21,6 +26,7 @@ import { ConflictError, isInvalid } from '../client/errors.ts';
 import type { JsonPatchOperation, KubeObject, ResourceClient } from '../client/types.ts';
 
 const FINALIZERS = '/metadata/finalizers';
+const UID = '/metadata/uid';
 
 export function hasFinalizer(object: KubeObject, finalizer: string): boolean {
   return object.metadata.finalizers?.includes(finalizer) ?? false;
@@ -53,19 +59,18 @@ async function patchFinalizers<T extends KubeObject>(
   object: T,
   finalizers: string[],
 ): Promise<T> {
-  const guard: JsonPatchOperation = {
-    op: 'test',
-    path: FINALIZERS,
-    value: object.metadata.finalizers ?? null,
-  };
+  const guards: JsonPatchOperation[] = [
+    ...(object.metadata.uid ? [{ op: 'test' as const, path: UID, value: object.metadata.uid }] : []),
+    { op: 'test', path: FINALIZERS, value: object.metadata.finalizers ?? null },
+  ];
   const change: JsonPatchOperation =
     finalizers.length > 0
       ? { op: 'add', path: FINALIZERS, value: finalizers }
       : { op: 'remove', path: FINALIZERS };
   try {
-    return await client.patchJson(object.metadata.name!, object.metadata.namespace, [guard, change]);
+    return await client.patchJson(object.metadata.name!, object.metadata.namespace, [...guards, change]);
   } catch (err) {
-    if (isFailedTest(err, guard.path)) {
+    if (isFailedTest(err, guards)) {
       throw new ConflictError(409, {
         kind: 'Status',
         apiVersion: 'v1',
@@ -79,11 +84,13 @@ async function patchFinalizers<T extends KubeObject>(
   }
 }
 
-/** The server refused the patch because our `test` of `path` failed (evanphx/json-patch wording). */
-function isFailedTest(err: unknown, path: string): err is Error {
-  return isInvalid(err) && err.message.includes(path) && /\btest/.test(err.message);
+/** The server refused the patch because one of our `test`s failed (evanphx/json-patch wording). */
+function isFailedTest(err: unknown, guards: JsonPatchOperation[]): err is Error {
+  return (
+    isInvalid(err) && /\btest/.test(err.message) && guards.some((guard) => err.message.includes(guard.path))
+  );
 }
 
 const staleFinalizers = (client: ResourceClient, object: KubeObject, cause: string) =>
   `Operation cannot be fulfilled on ${client.id.plural} "${object.metadata.name}": its finalizers ` +
-  `changed since it was read (${cause}); read it again and retry`;
+  `changed, or it was replaced, since it was read (${cause}); read it again and retry`;
